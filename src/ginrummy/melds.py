@@ -1,0 +1,508 @@
+"""The meld solver: exact minimum deadwood, 11-card evaluation, knock spreads and layoffs.
+
+Everything here is exact (R-1.5, R-1.6, R-4.5, R-6.4) and works on 52-bit masks (see
+:mod:`ginrummy.cards`). The fast path:
+
+* ``_RUN_DW[lane]`` holds, for every 13-bit suit lane, the minimum deadwood using runs only inside
+  that suit (a DP over the lowest card: it is deadwood or starts a run).
+* Sets cut across suits, so :func:`min_deadwood_mask` enumerates only the set choices (no set, the
+  whole set, or one of the four 3-card sets of a 4-of-a-kind) of the at most few ranks held three or
+  more times, and prices the rest with four table lookups.
+
+>>> best_arrangement("4H 5H 6H 7H 7S 7D 9C 9S 9D AC").deadwood_points
+1
+>>> [o.discard for o in evaluate_discards(CardSet.parse("3C 4C 5C 2D 3D 4D 5D 2H 3H 4H 5S"))][:1]
+['5S']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import product
+from typing import Final
+
+from .cards import LANE, POINTS, CardSet, card_text, parse_card
+from .errors import InvalidNotationError
+
+__all__ = [
+    "Arrangement", "DiscardOption", "Layoff", "LayoffResult", "best_arrangement", "min_deadwood",
+    "min_deadwood_mask", "evaluate_discards", "best_discard_deadwood", "is_big_gin", "is_meld",
+    "melds_in", "all_arrangements", "default_spread", "layoff_chances", "best_layoff",
+    "validate_spread", "as_cardset",
+]
+
+_COL: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39  # one bit per suit at rank 0
+
+
+def _build_run_tables() -> tuple[list[int], list[tuple[int, ...]]]:
+    """Per 13-bit lane: minimum deadwood using runs only, and one optimal list of runs."""
+    dw = [0] * 8192
+    runs: list[tuple[int, ...]] = [()] * 8192
+    for m in range(1, 8192):
+        r = (m & -m).bit_length() - 1
+        rest = m & ~(1 << r)
+        best = POINTS[r] + dw[rest]
+        best_runs = runs[rest]
+        seg = 1 << r
+        k = r + 1
+        while k < 13 and m >> k & 1:
+            seg |= 1 << k
+            k += 1
+            if k - r >= 3:
+                v = dw[m & ~seg]
+                if v < best:
+                    best = v
+                    best_runs = (seg,) + runs[m & ~seg]
+        dw[m] = best
+        runs[m] = best_runs
+    return dw, runs
+
+
+_RUN_DW, _RUN_MELDS = _build_run_tables()
+_CACHE: dict[int, int] = {}
+_CACHE_LIMIT: Final = 1 << 20
+
+
+def _set_options(mask: int) -> list[list[int]]:
+    """For each rank held 3+ times: the set melds that may be chosen there (0 = none)."""
+    a = mask & LANE
+    b = mask >> 13 & LANE
+    c = mask >> 26 & LANE
+    d = mask >> 39 & LANE
+    ones = a ^ b ^ c
+    twos = (a & b) | (c & (a ^ b))
+    carry = ones & d
+    ones ^= d
+    fours = twos & carry
+    twos ^= carry
+    multi = (twos & ones) | fours
+    opts: list[list[int]] = []
+    while multi:
+        low = multi & -multi
+        r = low.bit_length() - 1
+        multi ^= low
+        col = mask & (_COL << r)
+        if fours >> r & 1:
+            choices = [0, col]
+            for s in range(4):
+                choices.append(col & ~(1 << (13 * s + r)))
+        else:
+            choices = [0, col]
+        opts.append(choices)
+    return opts
+
+
+def min_deadwood_mask(mask: int) -> int:
+    """Minimum deadwood in points of the cards in ``mask`` (any number of cards) (R-1.5)."""
+    v = _CACHE.get(mask)
+    if v is not None:
+        return v
+    opts = _set_options(mask)
+    rd = _RUN_DW
+    if not opts:
+        best = (rd[mask & LANE] + rd[mask >> 13 & LANE] + rd[mask >> 26 & LANE]
+                + rd[mask >> 39 & LANE])
+    elif len(opts) == 1:
+        best = 1000
+        for s in opts[0]:
+            m = mask & ~s
+            v = rd[m & LANE] + rd[m >> 13 & LANE] + rd[m >> 26 & LANE] + rd[m >> 39 & LANE]
+            if v < best:
+                best = v
+    else:
+        best = 1000
+        for combo in product(*opts):
+            m = mask
+            for s in combo:
+                m &= ~s
+            v = rd[m & LANE] + rd[m >> 13 & LANE] + rd[m >> 26 & LANE] + rd[m >> 39 & LANE]
+            if v < best:
+                best = v
+    if len(_CACHE) >= _CACHE_LIMIT:
+        _CACHE.clear()
+    _CACHE[mask] = best
+    return best
+
+
+def as_cardset(cards: CardSet | int | str | Iterable[str] | Iterable[int]) -> CardSet:
+    """Coerce card text, an iterable of card texts or ints, a mask or a CardSet to a CardSet.
+
+    :raises InvalidNotationError: malformed or duplicate cards.
+    """
+    if isinstance(cards, CardSet):
+        return cards
+    if isinstance(cards, int):
+        return CardSet(cards)
+    if isinstance(cards, str):
+        return CardSet.parse(cards)
+    items = list(cards)
+    if all(isinstance(x, int) for x in items):
+        cs = CardSet.of(x for x in items if isinstance(x, int))
+        if len(cs) != len(items):
+            raise InvalidNotationError("duplicate card")
+        return cs
+    return CardSet.parse([str(x) for x in items])
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """Disjoint melds plus the leftover deadwood of one hand.
+
+    ``melds`` is a tuple of CardSets (each a set or run), ``deadwood`` the unmelded cards and
+    ``deadwood_points`` their value in points (R-1.2).
+    """
+
+    melds: tuple[CardSet, ...]
+    deadwood: CardSet
+    deadwood_points: int
+
+    def to_json(self) -> dict[str, object]:
+        """``{"melds": [[card texts]...], "deadwood": [...], "deadwood_points": n}``."""
+        return {
+            "melds": [m.texts() for m in self.melds],
+            "deadwood": self.deadwood.texts(),
+            "deadwood_points": self.deadwood_points,
+        }
+
+
+def _mk_arrangement(mask: int, melds: Iterable[int]) -> Arrangement:
+    ms = tuple(sorted((CardSet(m) for m in melds), key=_meld_sort_key))
+    used = 0
+    for m in ms:
+        used |= m.mask
+    dead = CardSet(mask & ~used)
+    return Arrangement(ms, dead, dead.points())
+
+
+def _meld_sort_key(m: CardSet) -> tuple[int, int]:
+    low = (m.mask & -m.mask).bit_length() - 1
+    is_set = 0 if _is_set_mask(m.mask) else 1
+    return (is_set, low % 13 * 4 + low // 13) if is_set == 0 else (is_set, low)
+
+
+def best_arrangement(cards: CardSet | int | str | Iterable[str] | Iterable[int]) -> Arrangement:
+    """One arrangement of minimum deadwood (R-1.5) of any number of cards.
+
+    :raises InvalidNotationError: malformed or duplicate cards.
+
+    >>> a = best_arrangement("3C 4C 5C 6C 3D 3H 6H 3S 4S 5S")
+    >>> [m.format() for m in a.melds], a.deadwood.format(), a.deadwood_points
+    (['3H 3D 3C', '3S 4S 5S', '4C 5C 6C'], '6H', 6)
+    """
+    mask = as_cardset(cards).mask
+    target = min_deadwood_mask(mask)
+    rm = _RUN_MELDS
+    for combo in product(*_set_options(mask)):
+        m = mask
+        for s in combo:
+            m &= ~s
+        v = (_RUN_DW[m & LANE] + _RUN_DW[m >> 13 & LANE] + _RUN_DW[m >> 26 & LANE]
+             + _RUN_DW[m >> 39 & LANE])
+        if v == target:
+            melds = [s for s in combo if s]
+            for suit in range(4):
+                melds.extend(r << (13 * suit) for r in rm[m >> (13 * suit) & LANE])
+            return _mk_arrangement(mask, melds)
+    raise AssertionError("unreachable: the minimum is always attained")  # pragma: no cover
+
+
+def min_deadwood(cards: CardSet | int | str | Iterable[str] | Iterable[int]) -> int:
+    """Minimum deadwood in points (R-1.5).
+
+    >>> min_deadwood("AS 2C 9D TH JS QC KD")
+    52
+    """
+    return min_deadwood_mask(as_cardset(cards).mask)
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardOption:
+    """One legal discard from 11 cards and the best arrangement of the 10 kept (R-1.6)."""
+
+    discard: str
+    arrangement: Arrangement
+
+    @property
+    def deadwood_points(self) -> int:
+        return self.arrangement.deadwood_points
+
+
+def best_discard_deadwood(mask: int, forbidden: int = 0) -> int:
+    """Minimum 10-card deadwood over the legal discards of the cards in ``mask`` (R-1.6).
+
+    ``forbidden`` is a mask of cards that may not be discarded (R-3.6).
+    """
+    best = 1000
+    m = mask & ~forbidden
+    while m:
+        low = m & -m
+        m ^= low
+        v = min_deadwood_mask(mask ^ low)
+        if v < best:
+            best = v
+    return best
+
+
+def evaluate_discards(hand: CardSet, forbidden: CardSet | None = None) -> list[DiscardOption]:
+    """Every legal discard of an 11-card hand with its best 10-card arrangement, best first
+    (lowest deadwood, then highest discard value, then card order) (R-1.6, R-3.6).
+
+    ``forbidden``: cards that may not be discarded (the card taken from the discard pile).
+    """
+    fmask = forbidden.mask if forbidden is not None else 0
+    out: list[tuple[int, int, int, DiscardOption]] = []
+    for c in hand:
+        if fmask >> c & 1:
+            continue
+        arr = best_arrangement(hand.mask & ~(1 << c))
+        out.append((arr.deadwood_points, -POINTS[c], c, DiscardOption(card_text(c), arr)))
+    out.sort(key=lambda t: t[:3])
+    return [t[3] for t in out]
+
+
+def is_big_gin(hand: CardSet) -> bool:
+    """True when all 11 cards are melded (R-5.3)."""
+    return len(hand) == 11 and min_deadwood_mask(hand.mask) == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# melds, spreads
+
+
+def _is_set_mask(m: int) -> bool:
+    low = (m & -m).bit_length() - 1
+    r = low % 13
+    return m & ~(_COL << r) == 0
+
+
+def is_meld(cards: CardSet | int) -> bool:
+    """True for a set (3-4 cards of a rank) or a run (3+ consecutive cards of a suit) (R-1.3).
+
+    >>> is_meld(CardSet.parse("AS 2S 3S")), is_meld(CardSet.parse("QS KS AS"))
+    (True, False)
+    """
+    m = cards.mask if isinstance(cards, CardSet) else cards
+    n = m.bit_count()
+    if n < 3:
+        return False
+    if _is_set_mask(m):
+        return n <= 4
+    low = (m & -m).bit_length() - 1
+    suit = low // 13
+    lane = m >> (13 * suit)
+    if lane & ~LANE:
+        return False
+    lane >>= low % 13
+    return lane & (lane + 1) == 0  # contiguous from bit 0
+
+
+def melds_in(mask: int) -> list[int]:
+    """Every meld (as a mask) contained in ``mask``: sets of 3 and 4, runs of every length."""
+    out: list[int] = []
+    for r in range(13):
+        col = mask & (_COL << r)
+        n = col.bit_count()
+        if n >= 3:
+            out.append(col)
+            if n == 4:
+                out.extend(col & ~(1 << (13 * s + r)) for s in range(4))
+    for s in range(4):
+        lane = mask >> (13 * s) & LANE
+        for lo in range(11):
+            if not lane >> lo & 1:
+                continue
+            seg = 0
+            for hi in range(lo, 13):
+                if not lane >> hi & 1:
+                    break
+                seg |= 1 << hi
+                if hi - lo >= 2:
+                    out.append(seg << (13 * s))
+    return out
+
+
+def _packings(melds: list[int], start: int, used: int) -> Iterator[list[int]]:
+    yield []
+    for i in range(start, len(melds)):
+        m = melds[i]
+        if m & used:
+            continue
+        for rest in _packings(melds, i + 1, used | m):
+            yield [m, *rest]
+
+
+def all_arrangements(cards: CardSet | int, max_deadwood: int = 1000) -> list[Arrangement]:
+    """Every choice of disjoint melds whose deadwood is at most ``max_deadwood`` points, sorted by
+    deadwood points (R-4.2, R-4.5: the knocker may show any of them)."""
+    mask = cards.mask if isinstance(cards, CardSet) else cards
+    ms = melds_in(mask)
+    out = []
+    for pack in _packings(ms, 0, 0):
+        used = 0
+        for m in pack:
+            used |= m
+        dead = mask & ~used
+        pts = sum(POINTS[c] for c in CardSet(dead))
+        if pts <= max_deadwood:
+            out.append(_mk_arrangement(mask, pack))
+    out.sort(key=lambda a: (a.deadwood_points, len(a.melds)))
+    return out
+
+
+def layoff_chances(melds: Iterable[CardSet], excluded: CardSet) -> int:
+    """How many cards outside ``excluded`` could be laid off directly onto ``melds``: the missing
+    4th card of each 3-card set, the card below and the card above each run (R-6.2)."""
+    ex = excluded.mask
+    seen = 0
+    for m in melds:
+        mm = m.mask
+        if _is_set_mask(mm):
+            if mm.bit_count() == 3:
+                low = (mm & -mm).bit_length() - 1
+                seen |= (_COL << (low % 13)) & ~mm
+        else:
+            low = (mm & -mm).bit_length() - 1
+            high = mm.bit_length() - 1
+            if low % 13 > 0:
+                seen |= 1 << (low - 1)
+            if high % 13 < 12:
+                seen |= 1 << (high + 1)
+    return (seen & ~ex).bit_count()
+
+
+def default_spread(hand: CardSet, seen: CardSet | None = None) -> Arrangement:
+    """The knocker's default spread of 10 cards (R-4.5): minimum deadwood, ties broken toward
+    fewer layoff chances (cards outside ``seen``, default the hand itself), then fewer melds."""
+    excluded = seen if seen is not None else hand
+    target = min_deadwood_mask(hand.mask)
+    cands = [a for a in all_arrangements(hand, target) if a.deadwood_points == target]
+    return min(cands, key=lambda a: (layoff_chances(a.melds, excluded), len(a.melds),
+                                     [m.mask for m in a.melds]))
+
+
+def validate_spread(hand: CardSet, melds: Iterable[CardSet]) -> Arrangement:
+    """Check a shown spread: each meld valid, disjoint, inside ``hand`` (R-1.3, R-1.4, R-4.2).
+
+    :raises InvalidNotationError: naming the meld at fault. The knock limit is checked by the
+        caller.
+    """
+    used = 0
+    ms = list(melds)
+    for m in ms:
+        if not is_meld(m):
+            raise InvalidNotationError(f"not a meld: {m.format()}")
+        if m.mask & ~hand.mask:
+            raise InvalidNotationError(f"meld {m.format()} uses cards not in the hand")
+        if m.mask & used:
+            raise InvalidNotationError(f"meld {m.format()} shares a card with another meld")
+        used |= m.mask
+    return _mk_arrangement(hand.mask, (m.mask for m in ms))
+
+
+# ---------------------------------------------------------------------------------------------
+# layoffs (R-6.x)
+
+
+@dataclass(frozen=True, slots=True)
+class Layoff:
+    """One card laid off by the defender onto the knocker's meld number ``onto``."""
+
+    card: str
+    onto: int
+
+
+@dataclass(frozen=True, slots=True)
+class LayoffResult:
+    """The defender's best combined arrangement (R-6.4): own melds, layoffs in the order they
+    are played (chains in order), and the final deadwood."""
+
+    melds: tuple[CardSet, ...]
+    layoffs: tuple[Layoff, ...]
+    deadwood: CardSet
+    deadwood_points: int
+
+
+def _layoff_options(defender: int, meld: int) -> list[list[int]]:
+    """Per knocker meld: the ordered card lists the defender could lay off onto it."""
+    if _is_set_mask(meld):
+        if meld.bit_count() != 3:
+            return [[]]
+        low = (meld & -meld).bit_length() - 1
+        missing = (_COL << (low % 13)) & ~meld
+        c = missing.bit_length() - 1
+        return [[], [c]] if defender >> c & 1 else [[]]
+    low = (meld & -meld).bit_length() - 1
+    high = meld.bit_length() - 1
+    base = low - low % 13
+    downs: list[list[int]] = [[]]
+    c = low - 1
+    while c >= base and defender >> c & 1:
+        downs.append(downs[-1] + [c])
+        c -= 1
+    ups: list[list[int]] = [[]]
+    c = high + 1
+    while c < base + 13 and defender >> c & 1:
+        ups.append(ups[-1] + [c])
+        c += 1
+    return [u + d for d in downs for u in ups]
+
+
+def best_layoff(defender: CardSet, knocker_melds: Iterable[CardSet]) -> LayoffResult:
+    """The defender's lowest-deadwood combination of own melds and layoffs onto the knocker's
+    melds, chains included (R-6.1..R-6.5). Ties prefer fewer layoffs.
+
+    >>> r = best_layoff(CardSet.parse("6S 7S QC QH QS 4C 5C 6C AC 2D"),
+    ...                 [CardSet.parse("3S 4S 5S"), CardSet.parse("9H 9D 9C"),
+    ...                  CardSet.parse("JD QD KD")])
+    >>> [l.card for l in r.layoffs], r.deadwood_points
+    (['6S', '7S'], 3)
+    """
+    dmask = defender.mask
+    kms = [m.mask for m in knocker_melds]
+    per = [_layoff_options(dmask, m) for m in kms]
+    best: tuple[int, int, list[tuple[int, int]]] | None = None
+    for combo in product(*per):
+        laid = 0
+        ok = True
+        for cards in combo:
+            for c in cards:
+                if laid >> c & 1:
+                    ok = False
+                    break
+                laid |= 1 << c
+            if not ok:
+                break
+        if not ok:
+            continue
+        v = min_deadwood_mask(dmask & ~laid)
+        n = laid.bit_count()
+        if best is None or (v, n) < best[:2]:
+            best = (v, n, [(c, i) for i, cards in enumerate(combo) for c in cards])
+    assert best is not None
+    laid_mask = 0
+    for c, _ in best[2]:
+        laid_mask |= 1 << c
+    arr = best_arrangement(dmask & ~laid_mask)
+    return LayoffResult(arr.melds, tuple(Layoff(card_text(c), i) for c, i in best[2]),
+                        arr.deadwood, arr.deadwood_points)
+
+
+def parse_meld(text: str) -> CardSet:
+    """Parse a meld written with or without spaces: ``"4S5S6S"`` or ``"4S 5S 6S"``.
+
+    :raises InvalidNotationError: malformed cards or not a meld.
+    """
+    t = text.replace(" ", "").replace(",", "")
+    parts: list[str] = []
+    i = 0
+    while i < len(t):
+        j = i + 3 if t[i:i + 2] == "10" else i + 2
+        parts.append(t[i:j])
+        i = j
+    for p in parts:
+        parse_card(p)
+    cs = CardSet.parse(parts)
+    if not is_meld(cs):
+        raise InvalidNotationError(f"not a meld: {text}")
+    return cs

@@ -1,0 +1,129 @@
+// Pure wording helpers: a catalog is a flat {key: text} object (web/locales/xx.json); "{name}" in a
+// text is replaced by params.name. No DOM, no I/O: unit-tested by tests/js/i18n.test.mjs.
+
+export const LANGUAGES = ["en", "id", "ms", "jv"];
+export const LANGUAGE_NAMES = { en: "English", id: "Bahasa Indonesia", ms: "Bahasa Melayu", jv: "Basa Jawa" };
+
+/** "big_gin_bonus" -> "Big gin bonus": the last resort for a key the catalog lacks. */
+export function humanize(text) {
+  const s = String(text ?? "").replace(/[_.-]+/g, " ").trim();
+  return s ? s[0].toUpperCase() + s.slice(1) : "";
+}
+
+export function interpolate(text, params = {}) {
+  return String(text).replace(/\{(\w+)\}/g, (m, k) => (params[k] === undefined || params[k] === null ? m : String(params[k])));
+}
+
+/**
+ * A translator over `catalog`. t(key, params, fallback): the catalog text, else `fallback`
+ * (interpolated), else the humanized last part of the key. t.has(key) tells whether it exists.
+ */
+export function makeT(catalog = {}) {
+  const t = (key, params, fallback) => {
+    const text = Object.prototype.hasOwnProperty.call(catalog, key) ? catalog[key] : fallback;
+    if (text === undefined) return humanize(key.split(".").pop());
+    return interpolate(text, params);
+  };
+  t.has = (key) => Object.prototype.hasOwnProperty.call(catalog, key);
+  t.catalog = catalog;
+  return t;
+}
+
+/** Index printed in the card's corner ("A", "10", "K"...), from the catalog (rank.A ...). */
+export function rankLabel(card, t) {
+  const r = card[0];
+  return t(`rank.${r}`, null, r === "T" ? "10" : r);
+}
+
+/** The spoken card: "7 of hearts" (en), "7 hati" (id)... */
+export function cardName(card, t) {
+  const r = card[0];
+  return t("card.name", { rank: t(`rankName.${r}`, null, r === "T" ? "10" : r), suit: t(`suit.${card[1]}`) }, "{rank} {suit}");
+}
+
+export const SUIT_SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+
+/** Short written card with a text suit symbol: "7♦" (U+FE0E keeps it out of emoji style). */
+export function cardShort(card, t) {
+  return `${rankLabel(card, t)}${SUIT_SYMBOL[card[1]]}\uFE0E`;
+}
+
+export function cardList(cards, t) {
+  return cards.map((c) => cardName(c, t)).join(t("list.sep", null, ", "));
+}
+
+/** A disabled Knock/Gin reason ({code, ...}) worded from the catalog. */
+export function reasonText(reason, t) {
+  if (!reason || !reason.code) return "";
+  return t(`reason.${reason.code}`, reason, humanize(reason.code));
+}
+
+/** One event in words, from the person's point of view. */
+export function eventText(ev, you, t, extra = {}) {
+  const who = ev.seat === null || ev.seat === undefined ? "all" : ev.seat === you ? "you" : "opp";
+  const params = { ...extra };
+  if (ev.card) params.card = cardName(ev.card, t);
+  let type = ev.type;
+  if (type === "draw_stock" && who === "you" && ev.card) type = "draw_stock_card";
+  if (type === "deal") {
+    const dealerYou = ev.dealer === you;
+    return t(dealerYou ? "ev.deal.you" : "ev.deal.opp", params);
+  }
+  if (who === "all" || ["dead_hand", "hand_over", "game_over"].includes(type)) return t(`ev.${type}`, params, ev.text || humanize(type));
+  return t(`ev.${who}.${type}`, params, ev.text || humanize(type));
+}
+
+/** The knock limit of this hand and why: "Knock ≤ 10", "Knock ≤ 7 (Oklahoma: upcard 7♦)", "Gin only". */
+export function knockLimitText(state, t) {
+  const limit = state.knock_limit ?? state.rules?.knock_limit;
+  const up = state.initial_upcard;
+  const byUpcard = state.knock_limit_reason === "upcard" && up;
+  const why = byUpcard ? t("rules.why_upcard", { card: cardShort(up, t) }) : "";
+  if (!limit) {
+    if (byUpcard) return `${t("rules.gin_only")} (${why})`;
+    return t("rules.no_knocking");
+  }
+  const base = t("rules.knock_limit", { limit });
+  return byUpcard ? `${base} (${why})` : base;
+}
+
+export function presetName(name, t) {
+  return t(`preset.${name}`, null, humanize(name));
+}
+
+/** Compact always-visible summary parts of the table's rules. */
+export function rulesSummary(state, t) {
+  const r = state.rules || {};
+  const parts = [presetName(r.preset || "custom", t), t("rules.target", { target: r.target ?? state.score?.target })];
+  parts.push(knockLimitText(state, t));
+  if (r.gin_bonus !== undefined && r.gin_bonus !== null) parts.push(t("rules.gin_bonus", { n: r.gin_bonus }));
+  if (r.undercut_bonus !== undefined && r.undercut_bonus !== null) parts.push(t("rules.undercut_bonus", { n: r.undercut_bonus }));
+  if (r.big_gin_bonus) parts.push(t("rules.big_gin_bonus", { n: r.big_gin_bonus }));
+  return parts;
+}
+
+/** Headline of a hand result, e.g. "You knocked and won 12 points". */
+export function resultHeadline(result, you, t) {
+  if (!result) return "";
+  if (result.kind === "dead" || result.winner === null || result.winner === undefined) return t("result.dead");
+  const who = result.winner === you ? "you" : "opp";
+  return t(`result.${result.kind}.${who}`, { points: result.points }, `${humanize(result.kind)}: ${result.points}`);
+}
+
+export function breakdownLabel(item, t) {
+  return t(`breakdown.${item.code}`, item, humanize(item.code));
+}
+
+export function levelName(level, t) {
+  const id = typeof level === "object" && level ? level.name ?? level.id ?? "" : level;
+  return t(`level.${id}`, null, typeof level === "object" && level?.label ? level.label : humanize(id));
+}
+
+export function fieldLabel(name, t) {
+  return t(`field.${name}`, null, humanize(name));
+}
+
+export function choiceLabel(field, value, t) {
+  return t(`choice.${field}.${value}`, null, humanize(String(value)));
+}
+

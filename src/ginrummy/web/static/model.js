@@ -1,0 +1,202 @@
+// Pure view logic over the server's `state` (docs/api.md): phases, legal actions, hand grouping,
+// the table model replayed from events, score sheet rows, layoffs. No DOM, no I/O: unit-tested by
+// tests/js/model.test.mjs. The server is the authority; nothing here decides a rule.
+
+import { isRun, orderMeld, sameCards, sumPoints } from "./cards.js";
+
+export const PHASES = ["offer", "draw", "discard", "opponent", "hand-over", "game-over"];
+
+/** The `data-phase` of the status element: the state's phase, or `opponent` while animating. */
+export function uiPhase(state, animating = false) {
+  if (animating) return "opponent";
+  if (!state) return "offer";
+  return PHASES.includes(state.phase) ? state.phase : "opponent";
+}
+
+/** The first legal action of `type` (and, when given, for `card`), or null. */
+export function findLegal(state, type, card) {
+  const legal = (state && state.legal) || [];
+  return legal.find((a) => a.type === type && (card === undefined || card === null || a.card === card)) || null;
+}
+
+export function legalOfType(state, type) {
+  return ((state && state.legal) || []).filter((a) => a.type === type);
+}
+
+/**
+ * The knock to preview: the selected card's knock when it has one, else the best knock
+ * (least deadwood; ties: the higher discard, then the first listed).
+ */
+export function chooseKnock(state, selected) {
+  const knocks = legalOfType(state, "knock");
+  if (!knocks.length) return null;
+  const mine = selected ? knocks.find((k) => k.card === selected) : null;
+  if (mine) return mine;
+  return [...knocks].sort((a, b) => (a.deadwood_points ?? 99) - (b.deadwood_points ?? 99))[0];
+}
+
+/** The gin action for the selected card when it has one, else the first gin action. */
+export function chooseGin(state, selected) {
+  const gins = legalOfType(state, "gin");
+  return gins.find((g) => g.card === selected) || gins[0] || null;
+}
+
+/**
+ * The hand laid out in groups: each meld of the arrangement (in the order its first card has in
+ * the person's order), then the deadwood (person's order), then any card the arrangement leaves
+ * out (holding 11: the spare card the best 10 do without).
+ * @returns {{kind: "meld"|"deadwood"|"spare", cards: string[], meld?: number, run?: boolean}[]}
+ */
+export function groupHand(hand, arrangement) {
+  const cards = hand || [];
+  const held = new Set(cards);
+  const melds = ((arrangement && arrangement.melds) || []).filter((m) => m.length && m.every((c) => held.has(c)));
+  const inMeld = new Set(melds.flat());
+  const first = (m) => Math.min(...m.map((c) => cards.indexOf(c)));
+  const ordered = [...melds].sort((a, b) => first(a) - first(b));
+  const groups = ordered.map((m, i) => ({ kind: "meld", cards: orderMeld(m, cards), meld: i, run: isRun(m) }));
+  const rest = cards.filter((c) => !inMeld.has(c));
+  const dw = arrangement && Array.isArray(arrangement.deadwood) ? new Set(arrangement.deadwood) : null;
+  const dead = dw ? rest.filter((c) => dw.has(c)) : rest;
+  const spare = dw ? rest.filter((c) => !dw.has(c)) : [];
+  if (dead.length) groups.push({ kind: "deadwood", cards: dead });
+  if (spare.length) groups.push({ kind: "spare", cards: spare });
+  return groups;
+}
+
+/** The table as drawn between events: what the animation replays. */
+export function tableFromState(state) {
+  return {
+    stock: state.stock_count ?? 0,
+    pile: [...(state.discard_pile || [])],
+    oppCount: state.opponent?.card_count ?? 10,
+    known: [...(state.opponent?.known || [])],
+    myCount: (state.hand || []).length,
+  };
+}
+
+/**
+ * The table after one event. `you` is the person's seat; `state` is the new state (for the
+ * upcard of a new deal). Returns a new object; never throws on an unknown event.
+ */
+export function applyEvent(table, ev, you, state = {}) {
+  const t = { ...table, pile: [...table.pile], known: [...table.known] };
+  const opp = ev.seat !== you && ev.seat !== null && ev.seat !== undefined;
+  const addTo = (n) => { if (opp) t.oppCount += n; else t.myCount += n; };
+  switch (ev.type) {
+    case "deal":
+      t.stock = 31; t.pile = state.initial_upcard ? [state.initial_upcard] : []; t.oppCount = 10; t.myCount = 10; t.known = [];
+      break;
+    case "take":
+    case "draw_discard": {
+      const card = ev.card || t.pile[t.pile.length - 1];
+      t.pile.pop(); addTo(1);
+      if (opp && card) t.known.push(card);
+      break;
+    }
+    case "draw_stock":
+      t.stock = Math.max(0, t.stock - 1); addTo(1);
+      break;
+    case "discard":
+      if (ev.card) t.pile.push(ev.card);
+      addTo(-1);
+      if (opp) t.known = t.known.filter((c) => c !== ev.card);
+      break;
+    case "knock":
+    case "gin":
+      addTo(-1);
+      break;
+    default:
+      break;
+  }
+  return t;
+}
+
+/** Events newer than `lastSeq`, in order. */
+export function newEvents(state, lastSeq) {
+  return ((state && state.events) || []).filter((e) => typeof e.seq !== "number" || e.seq > lastSeq)
+    .sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+}
+
+/**
+ * Rows of the score sheet from the person's side: columns [you, opponent].
+ * Each row: {number, kind, col (0 you, 1 opponent, null dead), points, totals: [you, opp]}.
+ */
+export function scoreRows(score, you) {
+  const other = 1 - you;
+  const totals = [0, 0];
+  const rows = ((score && score.hands) || []).map((h) => {
+    let col = null;
+    if (h.winner !== null && h.winner !== undefined) {
+      col = h.winner === you ? 0 : 1;
+      totals[col] += h.points || 0;
+    }
+    return { number: h.number, kind: h.kind, col, points: h.points || 0, totals: [...totals] };
+  });
+  const seat = (arr) => (arr ? [arr[you], arr[other]] : null);
+  return {
+    rows,
+    handPoints: seat(score && score.hand_points) || totals,
+    boxes: seat(score && score.boxes) || [0, 0],
+    target: score && score.target,
+    final: score && score.final ? {
+      winner: score.final.winner === you ? 0 : 1,
+      totals: seat(score.final.totals),
+      handPoints: seat(score.final.hand_points),
+      boxes: seat(score.final.boxes),
+      boxPoints: seat(score.final.box_points),
+      gameBonus: score.final.game_bonus,
+      shutout: !!score.final.shutout,
+      shutoutRule: score.final.shutout_rule,
+      margin: score.final.margin,
+    } : null,
+  };
+}
+
+/**
+ * The knocker's melds with the defender's layoffs attached: [{cards, laid: [cards]}], the laid-off
+ * cards matched to the meld they extend (a layoff's `onto` is the meld as it was, possibly already
+ * extended by earlier layoffs: it contains the original meld).
+ */
+export function meldsWithLayoffs(melds, layoffs) {
+  const out = (melds || []).map((m) => ({ cards: [...m], laid: [] }));
+  for (const lo of layoffs || []) {
+    const onto = lo.onto || [];
+    let target = out.find((m) => sameCards(m.cards, onto) || sameCards([...m.cards, ...m.laid], onto));
+    if (!target) target = out.find((m) => m.cards.every((c) => onto.includes(c)));
+    if (!target) target = out.find((m) => onto.some((c) => m.cards.includes(c) || m.laid.includes(c)));
+    if (target) target.laid.push(lo.card);
+  }
+  return out;
+}
+
+/** Deadwood points of cards (for the live counter when the arrangement lacks a total). */
+export function deadwoodOf(arrangement) {
+  if (!arrangement) return null;
+  if (typeof arrangement.deadwood_points === "number") return arrangement.deadwood_points;
+  return sumPoints(arrangement.deadwood || []);
+}
+
+/** What the status line should say: a catalog key. */
+export function promptKey(state, animating) {
+  if (animating) return "prompt.opponent";
+  if (!state) return "prompt.loading";
+  switch (state.phase) {
+    case "offer": return "prompt.offer";
+    case "draw": return findLegal(state, "draw_discard") ? "prompt.draw" : "prompt.draw_stock_only";
+    case "discard": return findLegal(state, "knock") || findLegal(state, "gin") ? "prompt.discard_or_knock" : "prompt.discard";
+    case "hand-over": return "prompt.hand_over";
+    case "game-over": return "prompt.game_over";
+    default: return "prompt.opponent";
+  }
+}
+
+/** Rules overrides: the fields whose value differs from the preset's. */
+export function rulesOverrides(preset, values) {
+  const out = {};
+  for (const [k, v] of Object.entries(values)) {
+    const p = preset ? preset[k] : undefined;
+    if (p === undefined || JSON.stringify(p) !== JSON.stringify(v)) out[k] = v;
+  }
+  return out;
+}
