@@ -1,0 +1,36 @@
+"""The computer-player protocol."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..actions import Action
+from ..views import PlayerView
+
+__all__ = ["Bot", "Context"]
+
+
+@dataclass
+class Context:
+    """What a bot may know besides its view: its random source and the game score.
+
+    :ivar rng: the bot's own random generator (seeded by the caller for reproducibility).
+    :ivar hand_points: hand points so far, indexed by seat (``None`` outside a game).
+    :ivar target: the game's target in points.
+    """
+
+    rng: random.Random = field(default_factory=lambda: random.Random(0))
+    hand_points: tuple[int, int] | None = None
+    target: int = 100
+
+
+class Bot(Protocol):
+    """A computer player: picks one of ``view.legal`` from ``view`` and ``ctx`` only."""
+
+    name: str
+
+    def choose(self, view: PlayerView, ctx: Context) -> Action:
+        """One legal action for the view's seat. :raises ValueError: if it is not to act."""
+        ...
