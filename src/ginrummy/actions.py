@@ -13,7 +13,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from .cards import CardSet, card_text, parse_card
 from .errors import InvalidNotationError
@@ -21,7 +21,7 @@ from .errors import InvalidNotationError
 __all__ = ["Action", "ActionKind", "TAKE", "PASS", "DRAW_STOCK", "DRAW_DISCARD", "BIG_GIN"]
 
 
-class ActionKind(str, Enum):
+class ActionKind(StrEnum):
     """The kinds of action a seat can take."""
 
     TAKE = "take"
@@ -73,8 +73,10 @@ class Action:
             if self.melds is not None and k is ActionKind.KNOCK:
                 base += ": " + " ".join(_meld_text(m) for m in self.melds)
             return base
-        return {ActionKind.DRAW_STOCK: "draw stock", ActionKind.DRAW_DISCARD: "draw discard",
-                ActionKind.BIG_GIN: "big gin"}.get(k, k.value)
+        plain: dict[ActionKind, str] = {ActionKind.DRAW_STOCK: "draw stock",
+                                        ActionKind.DRAW_DISCARD: "draw discard",
+                                        ActionKind.BIG_GIN: "big gin"}
+        return plain.get(k, str(k.value))
 
     def __str__(self) -> str:
         return self.text

@@ -18,13 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from .actions import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, ActionKind
 from .cards import POINTS, CardSet, card_rank, card_suit, card_text
 from .errors import IllegalActionError, InvalidNotationError
 from .melds import (
-    Arrangement, default_spread, min_deadwood_mask, validate_spread,
+    Arrangement,
+    default_spread,
+    min_deadwood_mask,
+    validate_spread,
 )
 from .rules import Rules
 from .scoring import Showdown, score_showdown
@@ -35,7 +38,7 @@ __all__ = ["Phase", "HandState", "HandOutcome", "Event", "STOCK_FLOOR", "oklahom
 STOCK_FLOOR = 2
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """The phases of a deal (DESIGN.md principle 3)."""
 
     OFFER = "offer"  #: first-turn offer of the upcard (R-3.1)

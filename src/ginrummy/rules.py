@@ -4,10 +4,10 @@
 20
 >>> Rules.preset("standard", target=150).target
 150
->>> Rules(shutout="triple")
+>>> Rules(target=0)
 Traceback (most recent call last):
 ...
-ginrummy.errors.RulesError: shutout must be one of none, flat, double_hand_points, double_total; got 'triple'
+ginrummy.errors.RulesError: target must be between 1 and 100000; got 0
 """
 
 from __future__ import annotations

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The project's test command (README quick start, and what .ci/run calls).
+# Idempotent: installs what the tests need on a fresh Debian machine, then runs every check.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Real Chromium for the browser tests (Debian's package; browser downloads don't work here).
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+  else
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  fi
+fi
+
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,reference]'
+
+echo "== ruff"
+.venv/bin/ruff check src tests benchmarks
+echo "== mypy (strict for the engine)"
+.venv/bin/mypy
+if command -v node >/dev/null 2>&1 && [ -d tests/js ]; then
+  echo "== node --test (front-end helpers)"
+  node --test tests/js/
+fi
+echo "== pytest"
+.venv/bin/python -m pytest -q -p no:cacheprovider "$@"
