@@ -22,7 +22,7 @@ from .errors import IllegalActionError
 from .hand import HandOutcome, HandState
 from .rules import Rules
 
-__all__ = ["Game", "HandSummary", "FinalScore"]
+__all__ = ["Game", "HandSummary", "FinalScore", "settle"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,25 +176,38 @@ class Game:
     # ---------------------------------------------------------------------------------- result
     def final(self) -> FinalScore:
         """The settlement: game bonus, boxes, shutout (R-10.2..R-10.5)."""
-        r = self.rules
         hp = (self.hand_points[0], self.hand_points[1])
-        bx = (self.boxes[0], self.boxes[1])
-        bp = (bx[0] * r.box_bonus, bx[1] * r.box_bonus)
-        w = self.winner
-        if w is None:
-            return FinalScore(None, hp, bx, bp, 0, False, r.shutout, (0, 0))
-        loser = 1 - w
-        shutout = hp[loser] == 0 and r.shutout != "none"
-        bonus = r.game_bonus
-        win_hp = hp[w]
-        if shutout and r.shutout == "flat":
-            bonus *= 2
-        if shutout and r.shutout == "double_hand_points":
-            win_hp *= 2
-        win_total = win_hp + bp[w] + bonus
-        if shutout and r.shutout == "double_total":
-            win_total *= 2
-        totals = [0, 0]
-        totals[w] = win_total
-        totals[loser] = hp[loser] + bp[loser]
-        return FinalScore(w, hp, bx, bp, bonus, shutout, r.shutout, (totals[0], totals[1]))
+        shutout = self.winner is not None and hp[1 - self.winner] == 0
+        return settle(self.rules, hp, (self.boxes[0], self.boxes[1]), self.winner, shutout)
+
+
+def settle(rules: Rules, hand_points: tuple[int, int], boxes: tuple[int, int],
+           winner: int | None, shutout: bool) -> FinalScore:
+    """Settle a two-party game (R-10.2..R-10.5): ``winner`` gets the game bonus; ``shutout``
+    (the loser scored nothing; in Hollywood: has no entry) applies ``rules.shutout``.
+
+    >>> settle(Rules.preset("pagat"), (105, 0), (3, 0), 0, True).totals
+    (365, 0)
+    """
+    r = rules
+    hp = hand_points
+    bx = boxes
+    bp = (bx[0] * r.box_bonus, bx[1] * r.box_bonus)
+    w = winner
+    if w is None:
+        return FinalScore(None, hp, bx, bp, 0, False, r.shutout, (0, 0))
+    loser = 1 - w
+    shutout = shutout and r.shutout != "none"
+    bonus = r.game_bonus
+    win_hp = hp[w]
+    if shutout and r.shutout == "flat":
+        bonus *= 2
+    if shutout and r.shutout == "double_hand_points":
+        win_hp *= 2
+    win_total = win_hp + bp[w] + bonus
+    if shutout and r.shutout == "double_total":
+        win_total *= 2
+    totals = [0, 0]
+    totals[w] = win_total
+    totals[loser] = hp[loser] + bp[loser]
+    return FinalScore(w, hp, bx, bp, bonus, shutout, r.shutout, (totals[0], totals[1]))

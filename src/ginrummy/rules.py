@@ -164,4 +164,5 @@ PRESETS: Final[dict[str, Rules]] = {
     "eaai": Rules(box_bonus=0, game_bonus=0, shutout="none", next_dealer="alternate"),
     "oklahoma": Rules(oklahoma=True, target=150),
     "straight": Rules(knock_limit=0),
+    "partnership": Rules(target=125),  # 4P
 }
