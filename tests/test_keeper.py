@@ -70,3 +70,22 @@ def test_hollywood_sheet_H_5():
     assert g1["closed_after"] == 8 and g1["totals"] == {"A": 305, "B": 122}
     assert g2["columns"] == {"A": 87, "B": 90} and g3["columns"] == {"A": 62, "B": 60}
     assert out["hands"][8]["games"] == [2, 3] and not out["over"]
+
+
+def test_sheet_command_json_and_bad_input():
+    import json as _json
+    import subprocess
+    import sys
+
+    sheet = {"rules": "pagat", "scoring": "hollywood", "players": ["A", "B"],
+             "hands": [{"winner": "A", "points": 60}, {"winner": "A", "points": 50}]}
+    cmd = [sys.executable, "-m", "ginrummy.cli", "sheet", "--json", "-"]
+    r = subprocess.run(cmd, input=_json.dumps(sheet), capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    out = _json.loads(r.stdout)
+    assert out["games"][0]["closed_after"] == 2 and out["games"][0]["shutout"]
+    bad = {"players": ["A", "B"], "hands": [{"dead": True}, {"winner": "A"}]}
+    r = subprocess.run(cmd, input=_json.dumps(bad), capture_output=True, text=True, check=False)
+    assert r.returncode == 2 and r.stderr.strip() == (
+        "error: hand 2: points: must be a whole number >= 0, got None")
+    assert "Traceback" not in r.stderr

@@ -1,0 +1,42 @@
+"""Score a sheet of games played with real cards (standard, Hollywood, 3 players, partnership)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from .cli import _read_json, bad_input, fail
+
+app = typer.Typer(add_completion=False)
+
+HELP = """Score a sheet of hands played with real cards and print it as JSON.
+
+Input (FILE or - for stdin): {"rules": preset name or {"preset", field: value...},
+"scoring": "standard"|"hollywood"|"partnership"|"three_player", "players": [names],
+"first_dealer": name (optional), "hands": [HAND...]} where HAND is {"winner": name, "points": n},
+{"dead": true}, {"knocker": name, "result": "knock"|"gin"|"big_gin", "knocker_deadwood": k,
+"defender_deadwood": d}, or {"knocker": name, "melds": [[cards]...], "deadwood": [cards],
+"defender": [10 cards]} (scored with the defender's optimal layoffs); partnership hands are
+{"tables": [HAND, HAND]}.
+
+Output: per-hand lines, per-game columns (Hollywood: which games closed after which hand),
+boxes, bonuses and final totals. Exit status 2 with one line naming the hand and field at fault.
+"""
+
+
+@app.command(help=HELP)
+def sheet(
+    source: Annotated[str | None, typer.Argument(metavar="FILE|-", show_default=False,
+                                                 help="JSON sheet, or - for stdin.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="JSON output (the only format).")]
+    = True,
+) -> None:
+    from .keeper import score_sheet
+
+    with bad_input():
+        if source is None:
+            fail("missing FILE: a JSON sheet, or - for stdin")
+        out = score_sheet(_read_json(source))
+    typer.echo(json.dumps(out, ensure_ascii=False, indent=2))
