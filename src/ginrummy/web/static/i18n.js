@@ -10,7 +10,8 @@ export function humanize(text) {
   return s ? s[0].toUpperCase() + s.slice(1) : "";
 }
 
-export function interpolate(text, params = {}) {
+export function interpolate(text, params) {
+  params = params || {};
   return String(text).replace(/\{(\w+)\}/g, (m, k) => (params[k] === undefined || params[k] === null ? m : String(params[k])));
 }
 
@@ -105,7 +106,7 @@ export function rulesSummary(state, t) {
 /** Headline of a hand result, e.g. "You knocked and won 12 points". */
 export function resultHeadline(result, you, t) {
   if (!result) return "";
-  if (result.kind === "dead" || result.winner === null || result.winner === undefined) return t("result.dead");
+  if (result.winner === null || result.winner === undefined) return t(result.kind === "tie" ? "result.tie" : "result.dead");
   const who = result.winner === you ? "you" : "opp";
   return t(`result.${result.kind}.${who}`, { points: result.points }, `${humanize(result.kind)}: ${result.points}`);
 }

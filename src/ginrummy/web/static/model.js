@@ -6,10 +6,13 @@ import { isRun, orderMeld, sameCards, sumPoints } from "./cards.js";
 
 export const PHASES = ["offer", "draw", "discard", "opponent", "hand-over", "game-over"];
 
-/** The `data-phase` of the status element: the state's phase, or `opponent` while animating. */
+/**
+ * The `data-phase` of the status element: the state's phase, or `opponent` while animating;
+ * null before there is any game (the attribute is then left off).
+ */
 export function uiPhase(state, animating = false) {
+  if (!state) return null;
   if (animating) return "opponent";
-  if (!state) return "offer";
   return PHASES.includes(state.phase) ? state.phase : "opponent";
 }
 

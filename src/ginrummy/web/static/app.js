@@ -1,0 +1,1206 @@
+// Gin Rummy table: renders the server's state (docs/api.md) and posts back what the person does.
+// The server is the authority; this file holds no rules. Pure helpers live in cards.js, i18n.js
+// and model.js (unit-tested with `node --test tests/js/`).
+
+import { sortByRank, sortBySuit, mergeOrder, moveCard, isFace } from "./cards.js";
+import {
+  makeT, cardName, cardShort, rankLabel, reasonText, eventText, rulesSummary, resultHeadline,
+  breakdownLabel, levelName, fieldLabel, choiceLabel, presetName, humanize, LANGUAGES, LANGUAGE_NAMES,
+} from "./i18n.js";
+import {
+  uiPhase, findLegal, legalOfType, chooseKnock, chooseGin, groupHand, tableFromState, applyEvent,
+  newEvents, scoreRows, meldsWithLayoffs, deadwoodOf, promptKey, rulesOverrides,
+} from "./model.js";
+import { playSound } from "./sound.js";
+
+const KEY_CURRENT = "ginrummy.current";
+const KEY_SETTINGS = "ginrummy.settings";
+const KEY_NEW = "ginrummy.newgame";
+const DEFAULT_SETTINGS = { sound: true, animations: true, fourColour: false, largeCards: false };
+const ANIMATED = new Set(["take", "pass", "draw_stock", "draw_discard", "discard", "knock", "gin", "big_gin"]);
+
+const S = {
+  lang: "en", t: makeT({}), meta: null, game: null, state: null, order: [], selected: null,
+  busy: false, animating: false, table: null, lastSeq: 0, knockChoice: null, drag: null,
+  suppressClick: false, settings: { ...DEFAULT_SETTINGS }, pollTimer: null, orderTimer: null,
+};
+
+const $ = (id) => document.getElementById(id);
+const t = (...a) => S.t(...a);
+
+function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const k of kids.flat()) if (k !== null && k !== undefined && k !== false) e.append(k);
+  return e;
+}
+
+const store = {
+  get(key, fallback = null) {
+    try { const v = localStorage.getItem(key); return v === null ? fallback : JSON.parse(v); } catch { return fallback; }
+  },
+  set(key, value) {
+    try { if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode */ }
+  },
+};
+
+// ---------------------------------------------------------------- server
+async function api(method, path, body) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (S.game && path.startsWith(`/api/games/${S.game.game_id}`)) headers.Authorization = `Bearer ${S.game.token}`;
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "same-origin" });
+  let data = null;
+  try { data = await res.json(); } catch { data = null; }
+  return { status: res.status, ok: res.ok, data };
+}
+
+function detailMessage(data) {
+  const d = data && data.detail;
+  if (!d) return t("error.generic");
+  if (typeof d === "string") return d;
+  if (Array.isArray(d)) return d.map((x) => x.msg || JSON.stringify(x)).join("; ");
+  if (d.code === "stale") return t("error.stale");
+  return d.message || t("error.generic");
+}
+
+// ---------------------------------------------------------------- language
+async function loadCatalog(lang) {
+  const res = await fetch(`/locales/${lang}.json`, { credentials: "same-origin" });
+  if (!res.ok) throw new Error(`no catalog ${lang}`);
+  return res.json();
+}
+
+async function setLanguage(lang, { save = true } = {}) {
+  let catalog;
+  try { catalog = await loadCatalog(lang); } catch {
+    if (lang !== "en") return setLanguage("en", { save });
+    catalog = {};
+  }
+  S.lang = lang;
+  S.t = makeT(catalog);
+  if (save) document.cookie = `lang=${lang}; path=/; max-age=31536000; SameSite=Lax`;
+  document.documentElement.lang = lang;
+  document.documentElement.dataset.lang = lang;
+  applyStaticText();
+  render();
+  if ($("dlg-new").open) buildNewGameForm(false);
+  if ($("dlg-knock").open) renderKnockDialog();
+}
+
+function applyStaticText() {
+  document.title = t("app.title");
+  for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
+  for (const e of document.querySelectorAll("[data-i18n-title]")) e.title = t(e.dataset.i18nTitle);
+  for (const e of document.querySelectorAll("[data-i18n-aria]")) e.setAttribute("aria-label", t(e.dataset.i18nAria));
+  for (const a of document.querySelectorAll("a[data-page]")) a.href = `/${a.dataset.page}?lang=${S.lang}`;
+  const sel = $("lang-select");
+  const langs = (S.meta && S.meta.languages) || LANGUAGES;
+  sel.replaceChildren(...langs.map((l) => el("option", { value: l, lang: l, text: LANGUAGE_NAMES[l] || l })));
+  sel.value = S.lang;
+  sel.setAttribute("aria-label", t("settings.language"));
+  renderHelpKeys();
+}
+
+// ---------------------------------------------------------------- settings
+function applySettings() {
+  const s = S.settings;
+  document.body.classList.toggle("four-colour", !!s.fourColour);
+  document.body.classList.toggle("large-cards", !!s.largeCards);
+  document.body.classList.toggle("no-anim", !s.animations);
+  $("set-sound").checked = !!s.sound;
+  $("set-anim").checked = !!s.animations;
+  $("set-four").checked = !!s.fourColour;
+  $("set-large").checked = !!s.largeCards;
+  requestAnimationFrame(fitHand);
+}
+
+function motionOK() {
+  return S.settings.animations && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+const sound = (kind) => playSound(kind, S.settings.sound);
+
+// ---------------------------------------------------------------- cards
+function suitSvg(suit) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const use = document.createElementNS(ns, "use");
+  use.setAttribute("href", `#suit-${suit}`);
+  svg.append(use);
+  return svg;
+}
+
+/** A face-up card: a <button> (hand, choices) or a <span role="img"> (display). */
+function cardEl(card, { button = false, mini = false, cls = "", attrs = {} } = {}) {
+  const name = cardName(card, t);
+  const r = rankLabel(card, t);
+  const e = el(button ? "button" : "span", {
+    class: `card s-${card[1]}${mini ? " mini" : ""}${cls ? " " + cls : ""}`,
+    "data-card": card, "aria-label": name, role: button ? null : "img", type: button ? "button" : null, ...attrs,
+  });
+  e.append(el("span", { class: "idx tl", "aria-hidden": "true" }, el("b", { text: r }), suitSvg(card[1])));
+  if (isFace(card) && !mini) {
+    e.append(el("span", { class: "face", "aria-hidden": "true" }, el("b", { text: r }), suitSvg(card[1])));
+  } else {
+    e.append(el("span", { class: "pip", "aria-hidden": "true" }, suitSvg(card[1])));
+  }
+  if (!mini) e.append(el("span", { class: "idx br", "aria-hidden": "true" }, el("b", { text: r }), suitSvg(card[1])));
+  return e;
+}
+
+const backEl = (cls = "") => el("span", { class: `card back${cls ? " " + cls : ""}`, "aria-hidden": "true" });
+
+// ---------------------------------------------------------------- rendering
+function render() {
+  document.body.classList.remove("loading");
+  renderRules();
+  renderOpponent();
+  renderPiles();
+  renderStatus();
+  renderHand();
+  renderActions();
+  renderScore();
+  renderResult();
+  renderFair();
+}
+
+function renderRules() {
+  const box = $("rules-summary");
+  const list = $("rules-list");
+  $("rules-more").hidden = !S.state;
+  if (!S.state) { box.textContent = ""; list.replaceChildren(); return; }
+  const parts = rulesSummary(S.state, t);
+  box.replaceChildren(el("b", { text: parts[0] }), ...parts.slice(1).flatMap((p) => [el("span", { class: "sep", "aria-hidden": "true", text: "·" }), " ", p]));
+  const rules = S.state.rules || {};
+  list.replaceChildren(...Object.entries(rules).filter(([k]) => k !== "preset").flatMap(([k, v]) => [
+    el("dt", { text: fieldLabel(k, t) }), el("dd", { text: ruleValue(k, v) }),
+  ]));
+}
+
+function ruleValue(name, v) {
+  if (v === null || v === undefined) return t("value.off");
+  if (v === true) return t("value.yes");
+  if (v === false) return t("value.no");
+  if (typeof v === "string") return choiceLabel(name, v, t);
+  return String(v);
+}
+
+function currentTable() {
+  return S.table || (S.state ? tableFromState(S.state) : { stock: 0, pile: [], oppCount: 0, known: [] });
+}
+
+function renderOpponent() {
+  const st = S.state;
+  const tb = currentTable();
+  const you = st ? st.you ?? 0 : 0;
+  const lvl = st && st.level ? ` (${levelName(st.level, t)})` : "";
+  $("opp-name").textContent = t("table.computer") + lvl;
+  $("opp-count").textContent = st ? t("table.cards", { n: tb.oppCount }) : "";
+  $("opp-dealer").hidden = !st || st.dealer === you;
+  $("me-dealer").hidden = !st || st.dealer !== you;
+  const backs = [];
+  for (let i = 0; i < tb.oppCount; i++) backs.push(backEl());
+  $("opp-hand").replaceChildren(...backs);
+  const known = tb.known || [];
+  $("opp-known-wrap").hidden = !known.length;
+  $("opp-known").replaceChildren(...known.map((c) => cardEl(c, { mini: true, attrs: { role: "listitem" } })));
+}
+
+function renderPiles() {
+  const st = S.state;
+  const tb = currentTable();
+  const stock = $("stock");
+  $("stock-count").textContent = st ? tb.stock : "";
+  $("stock-count").hidden = !st;
+  stock.classList.toggle("empty", !tb.stock);
+  const canStock = !!findLegal(st, "draw_stock") && !S.busy && !S.animating;
+  stock.disabled = !canStock;
+  stock.classList.toggle("live", canStock);
+  stock.setAttribute("aria-label", t("table.stock_label", { n: tb.stock }) + (canStock ? ". " + t("table.draw_hint") : ""));
+
+  const pile = $("discard-pile");
+  const cards = tb.pile || [];
+  const kids = [];
+  if (!cards.length) kids.push(el("span", { class: "empty-slot", "aria-hidden": "true" }));
+  if (cards.length > 2) kids.push(cardEl(cards[cards.length - 3], { cls: "under2", attrs: { "aria-hidden": "true" } }));
+  if (cards.length > 1) kids.push(cardEl(cards[cards.length - 2], { cls: "under1", attrs: { "aria-hidden": "true" } }));
+  if (cards.length) kids.push(cardEl(cards[cards.length - 1], { cls: "top", attrs: { "aria-hidden": "true" } }));
+  pile.replaceChildren(...kids);
+  const top = cards[cards.length - 1];
+  const takeAction = findLegal(st, "draw_discard") || findLegal(st, "take");
+  const canPile = !!takeAction && !S.busy && !S.animating;
+  pile.disabled = !canPile;
+  pile.classList.toggle("live", canPile);
+  pile.dataset.top = top || "";
+  pile.setAttribute("aria-label", top ? t("table.pile_label", { card: cardName(top, t), n: cards.length }) + (canPile ? ". " + t("table.take_hint") : "") : t("table.pile_empty"));
+}
+
+function renderStatus() {
+  const st = S.state;
+  const status = $("status");
+  const phase = uiPhase(st, S.animating);
+  if (phase) status.dataset.phase = phase;
+  else delete status.dataset.phase;
+  status.textContent = t(promptKey(st, S.animating), { computer: t("table.computer") });
+  const offer = $("offer");
+  const canTake = findLegal(st, "take");
+  const canPass = findLegal(st, "pass");
+  offer.hidden = !(st && st.phase === "offer" && (canTake || canPass)) || S.animating;
+  $("btn-take").disabled = !canTake || S.busy || S.animating;
+  $("btn-pass").disabled = !canPass || S.busy || S.animating;
+  const meta = [];
+  if (st) meta.push(t("table.hand_no", { n: st.hand_number ?? 1 }));
+  $("meta-line").textContent = meta.join(" · ");
+  $("table").setAttribute("aria-busy", S.busy || S.animating ? "true" : "false");
+}
+
+function renderHand() {
+  const hand = $("hand");
+  const st = S.state;
+  const active = document.activeElement;
+  const focusCard = active && hand.contains(active) ? active.dataset.card : null;
+  const focusIndex = focusCard ? [...hand.querySelectorAll(".slot")].indexOf(active) : -1;
+  if (!st) { hand.replaceChildren(); updateDeadwood(); return; }
+  if (S.selected && !S.order.includes(S.selected)) S.selected = null;
+  const groups = groupHand(S.order, st.arrangement);
+  const frag = [];
+  groups.forEach((g, gi) => {
+    let label;
+    if (g.kind === "meld") label = t(g.run ? "hand.run" : "hand.set");
+    else if (g.kind === "deadwood") label = t("hand.deadwood_group");
+    else label = t("hand.spare");
+    const div = el("div", {
+      class: `group ${g.kind}${g.kind === "meld" ? " m" + (g.meld % 4) : ""}`, role: "group",
+      "aria-label": g.kind === "meld" ? t("hand.meld_label", { n: g.meld + 1, kind: label }) : label,
+      "data-group": gi,
+    });
+    for (const c of g.cards) div.append(handCard(c, g, label));
+    div.append(el("div", { class: "group-mark", "aria-hidden": "true" }, el("span", { text: label })));
+    frag.push(div);
+  });
+  hand.replaceChildren(...frag);
+  fitHand();
+  updateDeadwood();
+  if (focusCard) {
+    const cards = [...hand.querySelectorAll(".slot")];
+    const same = cards.find((c) => c.dataset.card === focusCard);
+    const next = same || cards[Math.min(focusIndex, cards.length - 1)];
+    if (next) next.focus({ preventScroll: true });
+  }
+}
+
+/**
+ * A card of the hand: a <button class="slot"> exactly as wide as the part of the card that shows
+ * (the card face inside overflows under the next card), so a tap or a click on any visible part
+ * hits the card it sees, even when the cards overlap on a phone.
+ */
+function handCard(card, group, groupLabel) {
+  const st = S.state;
+  let cls = "";
+  const visAttrs = { "aria-hidden": "true", role: null, "aria-label": null, "data-card": null };
+  if (st.taken_from_discard === card && st.phase === "discard") { cls = "tag-taken"; visAttrs["data-tag"] = t("hand.taken"); }
+  else if (st.drawn === card && st.phase === "discard") { cls = "tag-new"; visAttrs["data-tag"] = t("hand.new"); }
+  const face = cardEl(card, { cls, attrs: visAttrs });
+  const extra = cls === "tag-taken" ? `, ${t("hand.taken_long")}` : cls === "tag-new" ? `, ${t("hand.new_long")}` : "";
+  const b = el("button", {
+    type: "button", class: `slot s-${card[1]}`, "data-card": card, "aria-label": cardName(card, t),
+    "aria-pressed": S.selected === card ? "true" : "false", "aria-description": groupLabel + extra,
+    "aria-disabled": S.busy || S.animating ? "true" : null,
+  }, face);
+  b.addEventListener("click", () => onCardClick(card));
+  return b;
+}
+
+function updateDeadwood() {
+  const st = S.state;
+  const box = $("deadwood");
+  if (!st || !st.arrangement) { box.textContent = ""; box.className = "dw-counter"; return; }
+  const n = deadwoodOf(st.arrangement);
+  const eleven = (st.hand || []).length > 10;
+  box.textContent = t(eleven ? "hand.deadwood_after" : "hand.deadwood", { n });
+  const limit = st.knock_limit ?? 0;
+  box.className = "dw-counter" + (n === 0 ? " gin" : limit > 0 && n <= limit ? " ok" : "");
+}
+
+/** Overlap the hand's cards just enough that they fit the width (no horizontal scroll on a phone). */
+function fitHand() {
+  const hand = $("hand");
+  const slots = hand.querySelectorAll(".slot");
+  const n = slots.length;
+  if (!n) return;
+  const cs = getComputedStyle(hand);
+  const gap = parseFloat(cs.getPropertyValue("--group-gap")) || 0;
+  const groups = hand.querySelectorAll(".group").length;
+  const cw = slots[0].firstElementChild.offsetWidth;
+  const avail = hand.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 4;
+  const natural = n * cw + (groups - 1) * gap;
+  let ov = n > 1 ? Math.ceil((natural - avail) / (n - 1)) : 0;
+  ov = Math.max(-4, Math.min(ov, cw - 14));
+  hand.style.setProperty("--slot", `${cw - ov}px`);
+}
+
+function renderActions() {
+  const st = S.state;
+  const idle = !S.busy && !S.animating;
+  const sel = S.selected;
+  const canDiscard = !!(st && st.phase === "discard" && sel && findLegal(st, "discard", sel));
+  $("btn-discard").disabled = !canDiscard || !idle;
+  const knocks = legalOfType(st, "knock");
+  const kb = $("btn-knock");
+  kb.disabled = !knocks.length || !idle;
+  const explain = !!(st && (st.phase === "draw" || st.phase === "discard") && !S.animating);
+  $("knock-why").textContent = explain && !knocks.length && st.knock ? reasonText(st.knock.reason, t) : "";
+  const gins = legalOfType(st, "gin");
+  $("btn-gin").disabled = !gins.length || !idle;
+  $("gin-why").textContent = explain && !gins.length && st.gin ? reasonText(st.gin.reason, t) : "";
+  const big = findLegal(st, "big_gin");
+  $("big-gin-wrap").hidden = !(big || (st && st.rules && st.rules.big_gin_bonus));
+  $("btn-big-gin").disabled = !big || !idle;
+  const hasHand = !!(st && S.order.length);
+  $("btn-sort-rank").disabled = !hasHand;
+  $("btn-sort-suit").disabled = !hasHand;
+}
+
+function renderScore() {
+  const body = $("score-body");
+  const st = S.state;
+  if (!st || !st.score) { body.replaceChildren(el("p", { class: "target", text: t("score.empty") })); return; }
+  const you = st.you ?? 0;
+  const sc = scoreRows(st.score, you);
+  const head = el("thead", {}, el("tr", {},
+    el("th", { scope: "col", text: t("score.hand") }),
+    el("th", { scope: "col", text: t("table.you") }), el("th", { scope: "col", text: t("table.computer") })));
+  const rows = [];
+  for (const r of sc.rows) {
+    if (r.col === null) {
+      rows.push(el("tr", { class: "dead" }, el("td", {}, `${r.number} `, el("span", { class: "kind", text: t(`kind.${r.kind || "dead"}`, null, humanize(r.kind)) })), el("td", { text: "—" }), el("td", { text: "—" })));
+      continue;
+    }
+    const cell = (c) => (c === r.col
+      ? el("td", { class: "win" }, el("span", { class: "plus", text: `+${r.points}` }), String(r.totals[c]))
+      : el("td", { text: "" }));
+    rows.push(el("tr", {}, el("td", {}, `${r.number} `, el("span", { class: "kind", text: t(`kind.${r.kind}`, null, humanize(r.kind)) })), cell(0), cell(1)));
+  }
+  const sumRow = (label, a, b, cls = "sum") => el("tr", { class: cls }, el("th", { scope: "row", text: label }), el("td", { text: a }), el("td", { text: b }));
+  rows.push(sumRow(t("score.hand_points"), sc.handPoints[0], sc.handPoints[1]));
+  rows.push(sumRow(t("score.boxes"), sc.boxes[0], sc.boxes[1], "boxes"));
+  const f = sc.final;
+  if (f) {
+    const w = f.winner;
+    const bonus = (c) => (c === w ? f.gameBonus : "");
+    if (f.boxPoints) rows.push(sumRow(t("score.box_bonus"), f.boxPoints[0], f.boxPoints[1], "bonus"));
+    rows.push(sumRow(t("score.game_bonus"), bonus(0), bonus(1), "bonus"));
+    if (f.shutout) {
+      rows.push(sumRow(`${t("score.shutout")}: ${choiceLabel("shutout", f.shutoutRule, t)}`, w === 0 ? "×2" : "", w === 1 ? "×2" : "", "bonus"));
+    }
+    rows.push(sumRow(t("score.total"), f.totals[0], f.totals[1], "final"));
+  }
+  const table = el("table", {}, el("caption", { class: "sr-only", text: t("score.title") }), head, el("tbody", {}, rows));
+  const foot = el("p", { class: "target", text: f ? t(w0(f) ? "game.won.you" : "game.won.opp") + (f.margin !== undefined ? ` · ${t("score.margin", { n: f.margin })}` : "") : t("score.target", { n: sc.target }) });
+  body.replaceChildren(table, foot);
+}
+const w0 = (f) => f.winner === 0;
+
+function renderResult() {
+  const st = S.state;
+  const panel = $("result");
+  const show = !!(st && st.result && (st.phase === "hand-over" || st.phase === "game-over") && !S.animating);
+  const wasHidden = panel.hidden;
+  panel.hidden = !show;
+  if (!show) return;
+  const res = st.result;
+  const you = st.you ?? 0;
+  const over = st.phase === "game-over";
+  const final = st.score && st.score.final;
+  $("result-h").textContent = over && final ? t(final.winner === you ? "game.won.you" : "game.won.opp") : resultHeadline(res, you, t);
+  const sub = [];
+  if (over) sub.push(resultHeadline(res, you, t));
+  if (res.doubled) sub.push(t("result.doubled"));
+  $("result-sub").textContent = sub.join(" · ");
+
+  const hands = [...(res.hands || [])].sort((a, b) => (a.seat === you) - (b.seat === you));
+  const other = (seat) => (res.hands || []).find((h) => h.seat !== seat);
+  $("result-hands").replaceChildren(...hands.map((h) => {
+    const me = h.seat === you;
+    const who = me ? t("table.you") : t("table.computer");
+    let role = "";
+    if (res.kind !== "dead" && res.knocker !== null && res.knocker !== undefined) {
+      if (h.seat === res.knocker) role = t(res.kind === "gin" ? "result.role.gin" : res.kind === "big_gin" ? "result.role.big_gin" : "result.role.knocker");
+      else role = t("result.role.defender");
+    }
+    const laidOnMe = h.seat === res.knocker ? (other(h.seat) || {}).layoffs || [] : [];
+    const melds = meldsWithLayoffs(h.melds, laidOnMe);
+    const groups = melds.map((m, i) => {
+      const g = el("div", { class: `group meld m${i % 4}`, role: "group", "aria-label": t("hand.meld_label", { n: i + 1, kind: t(isRunMeld(m.cards) ? "hand.run" : "hand.set") }) });
+      const laidBy = t(h.seat === you ? "result.laid_by_opp" : "result.laid_by_you");
+      const all = sortForShow(m.cards.concat(m.laid));
+      for (const c of all) {
+        const laid = m.laid.includes(c);
+        g.append(cardEl(c, { mini: true, cls: laid ? "tag-laid" : "", attrs: laid ? { "data-tag": "+", "aria-label": `${cardName(c, t)}, ${laidBy}` } : {} }));
+      }
+      g.append(el("div", { class: "group-mark", "aria-hidden": "true" }, el("span", { text: t(isRunMeld(m.cards) ? "hand.run" : "hand.set") })));
+      return g;
+    });
+    if ((h.deadwood || []).length) {
+      const g = el("div", { class: "group deadwood", role: "group", "aria-label": t("hand.deadwood_group") });
+      for (const c of h.deadwood) g.append(cardEl(c, { mini: true }));
+      g.append(el("div", { class: "group-mark", "aria-hidden": "true" }, el("span", { text: t("hand.deadwood_group") })));
+      groups.push(g);
+    }
+    const notes = (h.layoffs || []).map((lo) => el("li", { text: t(me ? "result.layoff.you" : "result.layoff.opp", { card: cardName(lo.card, t), meld: (lo.onto || []).map((c) => cardShort(c, t)).join(" ") }) }));
+    return el("div", { class: "rhand" },
+      el("h3", {}, el("span", { text: who }), role ? el("span", { class: "role", text: `(${role})` }) : null, el("span", { class: "dw", text: t("result.deadwood", { n: h.deadwood_points ?? 0 }) })),
+      el("div", { class: "rgroups" }, groups),
+      notes.length ? el("ul", { class: "layoff-notes" }, notes) : null);
+  }));
+
+  const bd = (res.breakdown || []).map((b) => el("tr", {}, el("td", { text: breakdownLabel(b, t) }), el("td", { class: "n", text: b.points })));
+  if (res.winner !== null && res.winner !== undefined) {
+    const winner = res.winner === you ? t("table.you") : t("table.computer");
+    bd.push(el("tr", { class: "total" }, el("td", { text: t("result.total", { who: winner }) }), el("td", { class: "n", text: res.points })));
+  }
+  $("breakdown").replaceChildren(el("tbody", {}, bd));
+  $("breakdown").hidden = !bd.length;
+  const next = findLegal(st, "next_hand");
+  $("btn-next").hidden = over;
+  $("btn-next").disabled = !next || S.busy;
+  $("btn-again").hidden = !over;
+  const fair = st.fairness && st.fairness.revealed;
+  const fairBox = $("fair-reveal");
+  fairBox.replaceChildren();
+  if (fair) {
+    const text = typeof fair === "string" ? fair : Object.entries(fair).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(" ") : v}`).join("\n");
+    fairBox.append(el("details", {}, el("summary", { text: t("fair.revealed_title") }), el("pre", { class: "fair-text", text })));
+  }
+  if (wasHidden) requestAnimationFrame(() => panel.focus({ preventScroll: false }));
+}
+
+function isRunMeld(cards) {
+  return cards.length > 1 && cards.every((c) => c[1] === cards[0][1]) && cards[0][0] !== cards[1][0];
+}
+
+function sortForShow(cards) {
+  if (isRunMeld(cards)) return sortByRank(cards);
+  return sortBySuit(cards);
+}
+
+function renderFair() {
+  const st = S.state;
+  const c = st && st.fairness && st.fairness.commitment;
+  const box = $("fair");
+  box.textContent = c ? t("fair.commitment", { hash: `${c.slice(0, 16)}…` }) : "";
+  box.title = c || "";
+}
+
+// ---------------------------------------------------------------- live region, toast
+function announce(text) {
+  if (!text) return;
+  const live = $("live");
+  live.textContent = "";
+  requestAnimationFrame(() => { live.textContent = text; });
+}
+
+let toastTimer = null;
+function toast(text) {
+  const box = $("toast");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
+}
+
+// ---------------------------------------------------------------- state flow
+function adoptState(state) {
+  const prev = S.state;
+  const sameHand = prev && prev.game_id === state.game_id && prev.hand_number === state.hand_number;
+  S.order = sameHand ? mergeOrder(S.order, state.hand || []) : [...(state.hand || [])];
+  S.state = state;
+  if (S.selected && (!S.order.includes(S.selected) || !["draw", "discard", "offer"].includes(state.phase))) S.selected = null;
+}
+
+/** Words for the live region: each move, then the result or what to do next. */
+function announcement(evs, state) {
+  const you = state.you ?? 0;
+  const words = evs.filter((e) => !["hand_over", "game_over"].includes(e.type)).map((e) => eventText(e, you, t, { n: state.hand_number })).filter(Boolean);
+  if (!words.length && !evs.length) return "";
+  let tail = t(promptKey(state, false), { computer: t("table.computer") });
+  if (state.result && (state.phase === "hand-over" || state.phase === "game-over")) {
+    tail = resultHeadline(state.result, you, t);
+    const f = state.score && state.score.final;
+    if (state.phase === "game-over" && f) tail += `. ${t(f.winner === you ? "game.won.you" : "game.won.opp")}`;
+  }
+  return `${words.join(" ")} ${tail}`.trim();
+}
+
+/** Take a state from the server: replay its new events (animated when the computer moved), then show it. */
+async function receive(state, { animate = true } = {}) {
+  const you = state.you ?? 0;
+  const prev = S.state;
+  const evs = prev ? newEvents(state, S.lastSeq) : [];
+  S.lastSeq = Math.max(state.seq ?? 0, ...evs.map((e) => e.seq ?? 0));
+  const oppMoves = evs.filter((e) => e.seat !== you && e.seat !== null && e.seat !== undefined && ANIMATED.has(e.type));
+  if (animate && prev && oppMoves.length && prev.game_id === state.game_id) {
+    await animateEvents(prev, state, evs);
+  } else {
+    adoptState(state);
+    render();
+  }
+  announce(announcement(evs, state));
+  if (state.phase === "hand-over" || state.phase === "game-over") {
+    if (state.result && prev && prev.phase !== state.phase) sound(["gin", "big_gin"].includes(state.result.kind) ? "gin" : "knock");
+  }
+  schedulePoll();
+}
+
+function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+
+async function animateEvents(prev, state, evs) {
+  const you = state.you ?? 0;
+  const move = motionOK();
+  S.animating = true;
+  S.table = tableFromState(prev);
+  adoptState(state);
+  render();
+  for (const ev of evs) {
+    const opp = ev.seat !== you && ev.seat !== null && ev.seat !== undefined;
+    if (!opp || !ANIMATED.has(ev.type)) {
+      S.table = applyEvent(S.table, ev, you, state);
+      continue;
+    }
+    if (move) await animateOne(ev);
+    else await sleep(ev.type === "pass" || ev.type === "knock" || ev.type === "gin" ? 350 : 180);
+    S.table = applyEvent(S.table, ev, you, state);
+    renderOpponent();
+    renderPiles();
+    if (ev.type === "discard") sound("discard");
+    else if (ev.type.startsWith("draw") || ev.type === "take") sound("draw");
+  }
+  if (move) await sleep(150);
+  S.table = null;
+  S.animating = false;
+  render();
+}
+
+async function animateOne(ev) {
+  const card = ev.card;
+  switch (ev.type) {
+    case "pass": return bubble(t("bubble.pass"), 700);
+    case "knock": sound("knock"); return bubble(t("bubble.knock"), 900);
+    case "gin": sound("gin"); return bubble(t("bubble.gin"), 900);
+    case "big_gin": sound("gin"); return bubble(t("bubble.big_gin"), 900);
+    case "draw_stock": return fly(backEl(), $("stock"), $("opp-hand"));
+    case "take":
+    case "draw_discard": return fly(card ? cardEl(card) : backEl(), $("discard-pile"), $("opp-hand"));
+    case "discard": return fly(cardEl(card), $("opp-hand"), $("discard-pile"));
+    default: return sleep(100);
+  }
+}
+
+async function bubble(text, ms) {
+  const b = $("opp-bubble");
+  b.textContent = text;
+  b.classList.add("show");
+  await sleep(ms);
+  b.classList.remove("show");
+}
+
+async function fly(node, from, to) {
+  const a = from.getBoundingClientRect();
+  const b = to.getBoundingClientRect();
+  const layer = $("flyers");
+  node.style.left = `${a.left + 5}px`;
+  node.style.top = `${a.top + 5}px`;
+  layer.append(node);
+  const w = node.offsetWidth || 60;
+  const dx = b.left + b.width / 2 - w / 2 - a.left - 5;
+  const dy = b.top + 5 - a.top - 5;
+  try {
+    await node.animate([
+      { transform: "translate(0, 0) rotate(0deg)" },
+      { transform: `translate(${dx}px, ${dy}px) rotate(${dx > 0 ? 8 : -8}deg)` },
+    ], { duration: 420, easing: "cubic-bezier(.3,.7,.3,1)" }).finished;
+  } catch { /* ignore */ }
+  node.remove();
+  await sleep(90);
+}
+
+function schedulePoll() {
+  clearTimeout(S.pollTimer);
+  if (S.state && S.state.phase === "opponent" && S.game) {
+    S.pollTimer = setTimeout(async () => {
+      if (S.busy) return schedulePoll();
+      try {
+        const r = await api("GET", `/api/games/${S.game.game_id}?since=${S.lastSeq}`);
+        if (r.ok) await receive(r.data, { animate: true });
+      } catch { schedulePoll(); }
+    }, 800);
+  }
+}
+
+function setBusy(b) {
+  S.busy = b;
+  renderPiles();
+  renderStatus();
+  renderActions();
+  if (!$("result").hidden) $("btn-next").disabled = b || !findLegal(S.state, "next_hand");
+}
+
+/** Post one action (`seq` always sent); a second call while one is in flight is ignored. */
+async function act(action) {
+  if (S.busy || S.animating || !S.state || !S.game) return;
+  setBusy(true);
+  const seq = S.state.seq;
+  try {
+    const r = await api("POST", `/api/games/${S.game.game_id}/actions`, { action, seq });
+    if (r.ok) {
+      if (/^(discard|draw|take)/.test(action)) sound(action.startsWith("discard") ? "discard" : "draw");
+      S.busy = false;
+      if (action.startsWith("discard")) S.selected = null;
+      await receive(r.data, { animate: true });
+    } else if (r.status === 404) {
+      lostGame();
+    } else {
+      sound("error");
+      toast(r.status === 409 ? t("error.stale") : detailMessage(r.data));
+      S.busy = false;
+      if (r.data && r.data.state) await receive(r.data.state, { animate: false });
+      else await refresh();
+    }
+  } catch {
+    toast(t("error.network"));
+  } finally {
+    S.busy = false;
+    render();
+  }
+}
+
+async function refresh() {
+  if (!S.game) return;
+  try {
+    const r = await api("GET", `/api/games/${S.game.game_id}?since=${S.lastSeq}`);
+    if (r.ok) await receive(r.data, { animate: false });
+    else if (r.status === 404) lostGame();
+  } catch { toast(t("error.network")); }
+}
+
+function lostGame() {
+  store.set(KEY_CURRENT, null);
+  S.game = null;
+  S.state = null;
+  render();
+  toast(t("error.lost"));
+  openNewGame();
+}
+
+function saveOrder() {
+  clearTimeout(S.orderTimer);
+  S.orderTimer = setTimeout(async () => {
+    if (!S.game || !S.order.length) return;
+    try { await api("PUT", `/api/games/${S.game.game_id}/order`, { cards: S.order }); } catch { /* order is a nicety */ }
+  }, 250);
+}
+
+// ---------------------------------------------------------------- person's actions
+function onCardClick(card) {
+  if (S.suppressClick) return;
+  if (S.busy || S.animating || !S.state) return;
+  const st = S.state;
+  if (S.selected === card) {
+    if (st.phase === "discard") { tryDiscard(card); return; }
+    S.selected = null;
+  } else {
+    S.selected = card;
+  }
+  sound("select");
+  renderHand();
+  renderActions();
+}
+
+function tryDiscard(card) {
+  const st = S.state;
+  if (!card) { toast(t("error.select_first")); return; }
+  const a = findLegal(st, "discard", card);
+  if (!a) {
+    if (st.phase !== "discard") toast(t("reason.draw_first"));
+    else if (st.taken_from_discard === card) toast(t("error.taken", { card: cardName(card, t) }));
+    else toast(t("error.cannot_discard"));
+    sound("error");
+    return;
+  }
+  act(a.action);
+}
+
+function clickStock() {
+  const a = findLegal(S.state, "draw_stock");
+  if (a) act(a.action);
+}
+
+function clickPile() {
+  const a = findLegal(S.state, "draw_discard") || findLegal(S.state, "take");
+  if (a) act(a.action);
+}
+
+function clickType(type) {
+  const a = findLegal(S.state, type);
+  if (a) act(a.action);
+}
+
+function clickGin() {
+  const a = chooseGin(S.state, S.selected);
+  if (a && !S.busy && !S.animating) { sound("gin"); act(a.action); }
+}
+
+function sortHand(by) {
+  if (!S.state || !S.order.length) return;
+  S.order = by === "rank" ? sortByRank(S.order) : sortBySuit(S.order);
+  renderHand();
+  saveOrder();
+  announce(t(by === "rank" ? "hand.sorted_rank" : "hand.sorted_suit"));
+}
+
+function shiftCard(card, dir) {
+  const shown = [...$("hand").querySelectorAll(".slot")].map((c) => c.dataset.card);
+  const i = shown.indexOf(card);
+  const j = i + dir;
+  if (i < 0 || j < 0 || j >= shown.length) return;
+  const target = shown[j];
+  const to = S.order.indexOf(target);
+  S.order = moveCard(S.order, card, to);
+  renderHand();
+  saveOrder();
+  const b = $("hand").querySelector(`.slot[data-card="${card}"]`);
+  if (b) b.focus();
+}
+
+// ---------------------------------------------------------------- knock dialog
+function openKnock() {
+  if (S.busy || S.animating) return;
+  const k = chooseKnock(S.state, S.selected);
+  if (!k) return;
+  S.knockChoice = k;
+  renderKnockDialog();
+  $("dlg-knock").showModal();
+  $("knock-confirm").focus();
+}
+
+function renderKnockDialog() {
+  const k = S.knockChoice;
+  if (!k || !S.state) return;
+  $("knock-text").textContent = t("knock.text", { card: cardName(k.card, t), n: k.deadwood_points ?? 0, limit: S.state.knock_limit ?? "" });
+  const knocks = legalOfType(S.state, "knock");
+  $("knock-choose-wrap").hidden = knocks.length < 2;
+  $("knock-choices").replaceChildren(...knocks.map((a) => {
+    const b = cardEl(a.card, { button: true, mini: true, attrs: { role: "radio", "aria-checked": a.card === k.card ? "true" : "false", title: t("result.deadwood", { n: a.deadwood_points }) } });
+    b.addEventListener("click", () => { S.knockChoice = a; renderKnockDialog(); const again = $("knock-choices").querySelector(`[data-card="${a.card}"]`); if (again) again.focus(); });
+    return b;
+  }));
+  const groups = (k.melds || []).map((m, i) => {
+    const g = el("div", { class: `group meld m${i % 4}`, role: "group", "aria-label": t("hand.meld_label", { n: i + 1, kind: t(isRunMeld(m) ? "hand.run" : "hand.set") }) });
+    for (const c of sortForShow(m)) g.append(cardEl(c, { mini: true }));
+    g.append(el("div", { class: "group-mark", "aria-hidden": "true" }, el("span", { text: t(isRunMeld(m) ? "hand.run" : "hand.set") })));
+    return g;
+  });
+  if ((k.deadwood || []).length) {
+    const g = el("div", { class: "group deadwood", role: "group", "aria-label": t("hand.deadwood_group") });
+    for (const c of k.deadwood) g.append(cardEl(c, { mini: true }));
+    g.append(el("div", { class: "group-mark", "aria-hidden": "true" }, el("span", { text: t("result.deadwood", { n: k.deadwood_points ?? 0 }) })));
+    groups.push(g);
+  }
+  $("knock-spread").replaceChildren(...groups);
+}
+
+// ---------------------------------------------------------------- new game dialog
+async function ensureMeta() {
+  if (S.meta) return S.meta;
+  const r = await api("GET", "/api/meta");
+  if (!r.ok) throw new Error("meta");
+  S.meta = r.data;
+  return S.meta;
+}
+
+async function openNewGame() {
+  try { await ensureMeta(); } catch { toast(t("error.network")); return; }
+  buildNewGameForm(true);
+  $("new-cancel").hidden = !S.state;
+  $("new-error").hidden = true;
+  const dlg = $("dlg-new");
+  if (!dlg.open) dlg.showModal();
+  $("new-start").focus();
+}
+
+function levelId(l) { return typeof l === "object" && l ? l.name ?? l.id : l; }
+
+function metaFields() {
+  const m = S.meta || {};
+  if (Array.isArray(m.fields) && m.fields.length) return m.fields;
+  const p = Object.values(m.presets || {})[0] || {};
+  return Object.entries(p).filter(([k]) => k !== "preset").map(([name, v]) => ({ name, type: typeof v === "boolean" ? "bool" : typeof v === "number" ? "int" : "str" }));
+}
+
+function buildNewGameForm(reset) {
+  const m = S.meta || {};
+  const saved = store.get(KEY_NEW, {}) || {};
+  const lvSel = $("new-level");
+  const lvPrev = reset ? saved.level : lvSel.value;
+  const levels = m.levels || [];
+  lvSel.replaceChildren(...levels.map((l) => el("option", { value: levelId(l), text: levelName(l, t) })));
+  lvSel.value = levels.map(levelId).includes(lvPrev) ? lvPrev : m.default_level ?? levelId(levels[0]);
+  const prSel = $("new-preset");
+  const prPrev = reset ? saved.preset : prSel.value;
+  const presets = Object.keys(m.presets || {});
+  prSel.replaceChildren(...presets.map((p) => el("option", { value: p, text: presetName(p, t) })));
+  prSel.value = presets.includes(prPrev) ? prPrev : presets.includes("standard") ? "standard" : presets[0];
+  const current = reset ? { ...(m.presets || {})[prSel.value], ...(saved.preset === prSel.value ? saved.rules || {} : {}) } : readFields();
+  buildFields(current);
+  updatePresetNote();
+}
+
+function updatePresetNote() {
+  const name = $("new-preset").value;
+  $("new-preset-note").textContent = t(`preset_note.${name}`, null, "");
+}
+
+function fieldKind(f, presetValue) {
+  const type = String(f.type || "").toLowerCase();
+  if (Array.isArray(f.choices) && f.choices.length) return "choice";
+  if (type.startsWith("bool")) return "bool";
+  const num = /int|float|number/.test(type);
+  if ((num && (f.nullable || /null|none|optional|\?/.test(type))) || (presetValue === null && (num || f.min !== undefined))) return "onoff";
+  if (num || typeof presetValue === "number") return "int";
+  return "text";
+}
+
+function buildFields(values) {
+  const preset = (S.meta.presets || {})[$("new-preset").value] || {};
+  const box = $("new-fields");
+  box.replaceChildren(...metaFields().filter((f) => f.name !== "preset").map((f) => {
+    const v = values[f.name] !== undefined ? values[f.name] : preset[f.name];
+    const kind = fieldKind(f, preset[f.name] !== undefined ? preset[f.name] : v);
+    const id = `f-${f.name}`;
+    const label = fieldLabel(f.name, t);
+    if (kind === "bool") {
+      return el("label", { class: "check" }, el("input", { type: "checkbox", id, "data-field": f.name, "data-kind": kind, checked: !!v }), el("span", { text: label }));
+    }
+    if (kind === "choice") {
+      const s = el("select", { id, "data-field": f.name, "data-kind": kind },
+        f.choices.map((c) => el("option", { value: String(c), text: choiceLabel(f.name, c, t) })));
+      s.value = String(v);
+      return el("label", {}, el("span", { text: label }), s);
+    }
+    if (kind === "onoff") {
+      const on = v !== null && v !== undefined && v !== false;
+      const num = el("input", { type: "number", id, "data-field": f.name, "data-kind": kind, min: f.min, max: f.max, step: 1, value: on ? v : f.default ?? 31, disabled: !on, "aria-label": label });
+      const cb = el("input", { type: "checkbox", id: `${id}-on`, checked: on, "aria-label": `${label}: ${t("value.on")}` });
+      cb.addEventListener("change", () => { num.disabled = !cb.checked; });
+      return el("label", {}, el("span", { text: label }), el("span", { class: "onoff" }, cb, num));
+    }
+    if (kind === "int") {
+      return el("label", {}, el("span", { text: label }), el("input", { type: "number", id, "data-field": f.name, "data-kind": kind, min: f.min, max: f.max, step: f.type === "float" ? "any" : 1, value: v ?? "" }));
+    }
+    return el("label", {}, el("span", { text: label }), el("input", { type: "text", id, "data-field": f.name, "data-kind": kind, value: v ?? "" }));
+  }));
+}
+
+function readFields() {
+  const out = {};
+  for (const e of $("new-fields").querySelectorAll("[data-field]")) {
+    const name = e.dataset.field;
+    switch (e.dataset.kind) {
+      case "bool": out[name] = e.checked; break;
+      case "onoff": out[name] = $(`${e.id}-on`).checked ? Number(e.value) : null; break;
+      case "int": out[name] = e.value === "" ? null : Number(e.value); break;
+      case "choice": {
+        const f = metaFields().find((x) => x.name === name);
+        const orig = f && f.choices.find((c) => String(c) === e.value);
+        out[name] = orig !== undefined ? orig : e.value;
+        break;
+      }
+      default: out[name] = e.value;
+    }
+  }
+  return out;
+}
+
+async function startGame(ev) {
+  ev.preventDefault();
+  const btn = $("new-start");
+  if (btn.disabled) return;
+  const level = $("new-level").value;
+  const preset = $("new-preset").value;
+  const rules = rulesOverrides((S.meta.presets || {})[preset], readFields());
+  btn.disabled = true;
+  $("new-error").hidden = true;
+  try {
+    const r = await api("POST", "/api/games", { level, preset, rules });
+    if (!r.ok) {
+      $("new-error").textContent = detailMessage(r.data);
+      $("new-error").hidden = false;
+      return;
+    }
+    store.set(KEY_NEW, { level, preset, rules });
+    S.game = { game_id: r.data.game_id, token: r.data.token };
+    store.set(KEY_CURRENT, S.game);
+    S.state = null;
+    S.selected = null;
+    S.lastSeq = 0;
+    $("dlg-new").close();
+    const st = r.data.state;
+    const evs = newEvents(st, 0);
+    adoptState(st);
+    S.lastSeq = st.seq ?? 0;
+    render();
+    announce(announcement(evs, st) || t(promptKey(st, false), { computer: t("table.computer") }));
+    schedulePoll();
+    focusPlay();
+  } catch {
+    $("new-error").textContent = t("error.network");
+    $("new-error").hidden = false;
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+function focusPlay() {
+  const st = S.state;
+  if (!st) return;
+  if (st.phase === "offer" && !$("btn-take").disabled) $("btn-take").focus();
+  else if (st.phase === "draw" && !$("stock").disabled) $("stock").focus();
+  else { const c = $("hand").querySelector(".slot"); if (c) c.focus(); }
+}
+
+// ---------------------------------------------------------------- stats
+async function openStats() {
+  const body = $("stats-body");
+  body.replaceChildren(el("p", { text: t("prompt.loading") }));
+  $("dlg-stats").showModal();
+  try {
+    const r = await api("GET", "/api/stats");
+    if (!r.ok) throw new Error();
+    body.replaceChildren(statsTable(r.data));
+  } catch {
+    body.replaceChildren(el("p", { text: t("error.network") }));
+  }
+}
+
+function statValue(key, v) {
+  if (v === null || v === undefined) return "—";
+  if (typeof v === "object" && !Array.isArray(v) && "length" in v) {
+    return v.length && v.kind ? t(`stats.streak_${v.kind}`, { n: v.length }, `${v.length} ${v.kind}`) : "—";
+  }
+  if (typeof v === "boolean") return t(v ? "value.yes" : "value.no");
+  if (typeof v === "number" && /rate|ratio|pct|percent/.test(key)) return v <= 1 ? `${Math.round(v * 100)}%` : `${Math.round(v)}%`;
+  if (typeof v === "number") return String(Math.round(v * 100) / 100);
+  if (Array.isArray(v)) return String(v.length);
+  return String(v);
+}
+
+function statsTable(data) {
+  if (!data || typeof data !== "object") return el("p", { text: String(data ?? "") });
+  const rows = [];
+  const nested = [];
+  for (const [k, v] of Object.entries(data)) {
+    if (v && typeof v === "object" && !Array.isArray(v) && !("length" in v)) nested.push([k, v]);
+    else rows.push(el("tr", {}, el("th", { scope: "row", text: t(`stats.${k}`, null, humanize(k)) }), el("td", { class: "n", text: statValue(k, v) })));
+  }
+  const frag = el("div", {});
+  if (rows.length) frag.append(el("table", { class: "stats-table" }, el("tbody", {}, rows)));
+  else if (!nested.length) frag.append(el("p", { text: t("stats.none") }));
+  for (const [k, v] of nested) {
+    const title = t(`stats.${k}`, null, t(`level.${k}`, null, humanize(k)));
+    frag.append(el("h3", { text: title }), statsTable(v));
+  }
+  return frag;
+}
+
+// ---------------------------------------------------------------- help (keyboard)
+const KEYS = [
+  ["←  →", "keys.arrows"], ["Enter / Space", "keys.select"], ["Shift + ←  →", "keys.move"],
+  ["S", "keys.stock"], ["D", "keys.pile"], ["T", "keys.take"], ["P", "keys.pass"], ["X", "keys.discard"],
+  ["K", "keys.knock"], ["G", "keys.gin"], ["B", "keys.big_gin"], ["N", "keys.next"], ["R", "keys.sort_rank"],
+  ["U", "keys.sort_suit"], ["H / ?", "keys.help"], ["Esc", "keys.escape"],
+];
+
+function renderHelpKeys() {
+  $("help-keys").replaceChildren(...KEYS.flatMap(([k, key]) => [el("dt", {}, ...k.split(" ").filter(Boolean).map((p, i) => (p === "/" || p === "+" ? ` ${p} ` : el("kbd", { text: p })))), el("dd", { text: t(key) })]));
+  const shortcuts = { "btn-knock": "K", "btn-gin": "G", "btn-big-gin": "B", "btn-discard": "X", stock: "S", "discard-pile": "D", "btn-take": "T", "btn-pass": "P", "btn-next": "N", "btn-sort-rank": "R", "btn-sort-suit": "U" };
+  for (const [id, k] of Object.entries(shortcuts)) { $(id).setAttribute("aria-keyshortcuts", k); $(id).title = `${t(`keys.${keyName(id)}`)} (${k})`; }
+}
+function keyName(id) {
+  return { "btn-knock": "knock", "btn-gin": "gin", "btn-big-gin": "big_gin", "btn-discard": "discard", stock: "stock", "discard-pile": "pile", "btn-take": "take", "btn-pass": "pass", "btn-next": "next", "btn-sort-rank": "sort_rank", "btn-sort-suit": "sort_suit" }[id];
+}
+
+function onKey(e) {
+  if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (document.querySelector("dialog[open]")) return;
+  const tag = e.target && e.target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  const cardBtn = e.target.closest && e.target.closest("#hand .slot");
+  if (cardBtn && ["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) {
+    e.preventDefault();
+    if (e.shiftKey && (e.key === "ArrowLeft" || e.key === "ArrowRight")) { shiftCard(cardBtn.dataset.card, e.key === "ArrowLeft" ? -1 : 1); return; }
+    const cards = [...$("hand").querySelectorAll(".slot")];
+    const i = cards.indexOf(cardBtn);
+    const j = e.key === "Home" ? 0 : e.key === "End" ? cards.length - 1 : i + (e.key === "ArrowLeft" ? -1 : 1);
+    if (cards[j]) cards[j].focus();
+    return;
+  }
+  if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+    if (e.target === document.body || e.target === $("hand")) { const c = $("hand").querySelector(".slot"); if (c) { e.preventDefault(); c.focus(); } }
+    return;
+  }
+  if (e.shiftKey && e.key !== "?") return;
+  const k = e.key.toLowerCase();
+  const map = {
+    s: clickStock, d: clickPile, t: () => clickType("take"), p: () => clickType("pass"),
+    x: () => tryDiscard(S.selected), delete: () => tryDiscard(S.selected),
+    k: () => { if (!$("btn-knock").disabled) openKnock(); }, g: () => { if (!$("btn-gin").disabled) clickGin(); },
+    b: () => { if (!$("btn-big-gin").disabled) clickType("big_gin"); }, n: () => clickType("next_hand"),
+    r: () => sortHand("rank"), u: () => sortHand("suit"), h: () => $("dlg-help").showModal(), "?": () => $("dlg-help").showModal(),
+  };
+  if (map[k]) {
+    if ((k === "x" || k === "delete") && !S.selected) return;
+    e.preventDefault();
+    map[k]();
+  }
+}
+
+// ---------------------------------------------------------------- drag to reorder (optional)
+function onPointerDown(e) {
+  const c = e.target.closest(".slot");
+  if (!c || e.button !== 0 || !$("hand").contains(c)) return;
+  S.drag = { card: c.dataset.card, el: c, x0: e.clientX, y0: e.clientY, moved: false, id: e.pointerId };
+}
+
+function dropTarget(x, card) {
+  let best = null;
+  for (const c of $("hand").querySelectorAll(".slot")) {
+    if (c.dataset.card === card) continue;
+    const r = c.getBoundingClientRect();
+    const d = Math.abs(x - (r.left + r.width / 2));
+    if (!best || d < best.d) best = { c, d, after: x > r.left + r.width / 2 };
+  }
+  return best;
+}
+
+function onPointerMove(e) {
+  const d = S.drag;
+  if (!d || e.pointerId !== d.id) return;
+  const dx = e.clientX - d.x0;
+  const dy = e.clientY - d.y0;
+  if (!d.moved) {
+    if (Math.abs(dx) < 12 || Math.abs(dx) < Math.abs(dy)) return;
+    d.moved = true;
+    d.el.classList.add("dragging");
+    try { d.el.setPointerCapture(e.pointerId); } catch { /* ignore */ }
+  }
+  d.el.style.transform = `translate(${dx}px, -14px)`;
+  for (const c of $("hand").querySelectorAll(".drop-before")) c.classList.remove("drop-before");
+  const tgt = dropTarget(e.clientX, d.card);
+  if (tgt && !tgt.after) tgt.c.classList.add("drop-before");
+}
+
+function onPointerUp(e) {
+  const d = S.drag;
+  S.drag = null;
+  if (!d || !d.moved) return;
+  d.el.style.transform = "";
+  d.el.classList.remove("dragging");
+  const tgt = dropTarget(e.clientX, d.card);
+  if (tgt) {
+    const without = S.order.filter((c) => c !== d.card);
+    const at = without.indexOf(tgt.c.dataset.card) + (tgt.after ? 1 : 0);
+    S.order = moveCard(S.order, d.card, at);
+    saveOrder();
+  }
+  S.suppressClick = true;
+  setTimeout(() => { S.suppressClick = false; }, 0);
+  renderHand();
+}
+
+// ---------------------------------------------------------------- wiring
+function wire() {
+  $("stock").addEventListener("click", clickStock);
+  $("discard-pile").addEventListener("click", clickPile);
+  $("btn-take").addEventListener("click", () => clickType("take"));
+  $("btn-pass").addEventListener("click", () => clickType("pass"));
+  $("btn-discard").addEventListener("click", () => tryDiscard(S.selected));
+  $("btn-knock").addEventListener("click", openKnock);
+  $("btn-gin").addEventListener("click", clickGin);
+  $("btn-big-gin").addEventListener("click", () => { sound("gin"); clickType("big_gin"); });
+  $("btn-next").addEventListener("click", () => clickType("next_hand"));
+  $("btn-again").addEventListener("click", openNewGame);
+  $("btn-new").addEventListener("click", openNewGame);
+  $("btn-sort-rank").addEventListener("click", () => sortHand("rank"));
+  $("btn-sort-suit").addEventListener("click", () => sortHand("suit"));
+  $("btn-stats").addEventListener("click", openStats);
+  $("btn-settings").addEventListener("click", () => $("dlg-settings").showModal());
+  $("btn-help").addEventListener("click", () => $("dlg-help").showModal());
+  $("lang-select").addEventListener("change", (e) => setLanguage(e.target.value));
+  $("form-new").addEventListener("submit", startGame);
+  $("new-cancel").addEventListener("click", () => $("dlg-new").close());
+  $("dlg-new").addEventListener("cancel", (e) => { if (!S.state) e.preventDefault(); });
+  $("new-preset").addEventListener("change", () => { buildFields({ ...(S.meta.presets || {})[$("new-preset").value] }); updatePresetNote(); });
+  $("form-knock").addEventListener("submit", (e) => {
+    e.preventDefault();
+    $("dlg-knock").close();
+    const k = S.knockChoice;
+    if (k) { sound("knock"); act(k.action); }
+  });
+  $("knock-cancel").addEventListener("click", () => $("dlg-knock").close());
+  for (const [id, key] of [["set-sound", "sound"], ["set-anim", "animations"], ["set-four", "fourColour"], ["set-large", "largeCards"]]) {
+    $(id).addEventListener("change", (e) => { S.settings[key] = e.target.checked; store.set(KEY_SETTINGS, S.settings); applySettings(); });
+  }
+  document.addEventListener("keydown", onKey);
+  const hand = $("hand");
+  hand.addEventListener("pointerdown", onPointerDown);
+  window.addEventListener("pointermove", onPointerMove);
+  window.addEventListener("pointerup", onPointerUp);
+  window.addEventListener("pointercancel", () => { if (S.drag) { S.drag.el.style.transform = ""; S.drag.el.classList.remove("dragging"); S.drag = null; } });
+  window.addEventListener("resize", () => requestAnimationFrame(fitHand));
+}
+
+async function boot() {
+  S.settings = { ...DEFAULT_SETTINGS, ...(store.get(KEY_SETTINGS, {}) || {}) };
+  wire();
+  applySettings();
+  const html = document.documentElement;
+  const cookie = (document.cookie.match(/(?:^|;\s*)lang=([a-z]{2})/) || [])[1];
+  let lang = html.dataset.lang || html.lang || cookie || "en";
+  if (!LANGUAGES.includes(lang)) lang = "en";
+  const metaP = ensureMeta().catch(() => null);
+  await setLanguage(lang, { save: false });
+  await metaP;
+  applyStaticText();
+  const saved = store.get(KEY_CURRENT);
+  if (saved && saved.game_id && saved.token) {
+    S.game = saved;
+    try {
+      const r = await api("GET", `/api/games/${saved.game_id}`);
+      if (r.ok) {
+        adoptState(r.data);
+        S.lastSeq = r.data.seq ?? 0;
+        render();
+        schedulePoll();
+        return;
+      }
+      if (r.status === 404) { store.set(KEY_CURRENT, null); S.game = null; }
+    } catch {
+      toast(t("error.network"));
+      render();
+      return;
+    }
+  }
+  render();
+  openNewGame();
+}
+
+boot();
