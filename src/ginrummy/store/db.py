@@ -1,0 +1,286 @@
+"""Web games as event logs in SQL (DESIGN.md principle 5).
+
+Per game: the rules, the computer's level, the first dealer, the secret that seeds the computer's
+random source (never sent anywhere), a SHA-256 of the owner's token (never the token), the
+creating browser's player id, the person's hand order, the sequence number and the last accepted
+``(action, seq)`` (duplicate detection). Per deal: the deck, its salt and commitment, and the
+action texts in order; plus the deal's result once it is over (for statistics). A game is rebuilt
+by replaying its deals (:class:`ginrummy.records.GameRecord`).
+
+SQLite (the default) runs in WAL mode with ``synchronous=FULL``; every save is one transaction,
+committed before the caller answers.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import StaticPool
+
+__all__ = ["Store", "GameRow", "DealRow", "default_database_url", "SCHEMA_VERSION"]
+
+SCHEMA_VERSION = 1
+
+metadata = MetaData()
+
+games = Table(
+    "games", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("token_hash", String(64), nullable=False),
+    Column("player_id", String(64), index=True),
+    Column("level", String(64), nullable=False),
+    Column("preset", String(64), nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("first_dealer", Integer, nullable=False),
+    Column("secret", String(128), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("last_action", Text),
+    Column("last_action_seq", Integer),
+    Column("hand_order", Text),
+    Column("status", String(16), nullable=False),  # playing | over
+    Column("winner", Integer),
+    Column("margin", Integer),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("finished_at", Float),
+    Column("version", Integer, nullable=False, default=SCHEMA_VERSION),
+)
+
+deals = Table(
+    "deals", metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("dealer", Integer, nullable=False),
+    Column("deck", Text, nullable=False),  # 52 card texts, space-separated, deal order
+    Column("salt", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("actions", Text, nullable=False, default=""),  # action texts, one a line
+    Column("finished", Boolean, nullable=False, default=False),
+    Column("result_kind", String(16)),
+    Column("result_winner", Integer),
+    Column("result_knocker", Integer),
+    Column("result_points", Integer),
+)
+
+
+def default_database_url() -> str:
+    """SQLite file ``ginrummy.sqlite3`` in the user's data directory (created if needed)."""
+    import platformdirs
+
+    d = Path(platformdirs.user_data_dir("ginrummy"))
+    d.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{d / 'ginrummy.sqlite3'}"
+
+
+@dataclass
+class GameRow:
+    """One game's row (see the module docstring)."""
+
+    id: str
+    token_hash: str
+    player_id: str | None
+    level: str
+    preset: str
+    rules: dict[str, Any]
+    first_dealer: int
+    secret: str
+    seq: int
+    last_action: str | None = None
+    last_action_seq: int | None = None
+    hand_order: dict[str, Any] | None = None
+    status: str = "playing"
+    winner: int | None = None
+    margin: int | None = None
+    created_at: float = field(default_factory=time.time)
+    updated_at: float = field(default_factory=time.time)
+    finished_at: float | None = None
+
+
+@dataclass
+class DealRow:
+    """One deal: deck (card texts, deal order), salt, commitment, actions (texts), result."""
+
+    number: int
+    dealer: int
+    deck: list[str]
+    salt: str
+    commitment: str
+    actions: list[str] = field(default_factory=list)
+    finished: bool = False
+    result_kind: str | None = None
+    result_winner: int | None = None
+    result_knocker: int | None = None
+    result_points: int | None = None
+
+
+def _game_values(g: GameRow) -> dict[str, Any]:
+    return {
+        "id": g.id, "token_hash": g.token_hash, "player_id": g.player_id, "level": g.level,
+        "preset": g.preset, "rules": json.dumps(g.rules), "first_dealer": g.first_dealer,
+        "secret": g.secret, "seq": g.seq, "last_action": g.last_action,
+        "last_action_seq": g.last_action_seq,
+        "hand_order": None if g.hand_order is None else json.dumps(g.hand_order),
+        "status": g.status, "winner": g.winner, "margin": g.margin, "created_at": g.created_at,
+        "updated_at": g.updated_at, "finished_at": g.finished_at, "version": SCHEMA_VERSION,
+    }
+
+
+def _deal_values(game_id: str, d: DealRow) -> dict[str, Any]:
+    return {
+        "game_id": game_id, "number": d.number, "dealer": d.dealer, "deck": " ".join(d.deck),
+        "salt": d.salt, "commitment": d.commitment, "actions": "\n".join(d.actions),
+        "finished": d.finished, "result_kind": d.result_kind, "result_winner": d.result_winner,
+        "result_knocker": d.result_knocker, "result_points": d.result_points,
+    }
+
+
+def _game_row(r: Any) -> GameRow:
+    return GameRow(
+        id=r.id, token_hash=r.token_hash, player_id=r.player_id, level=r.level, preset=r.preset,
+        rules=json.loads(r.rules), first_dealer=r.first_dealer, secret=r.secret, seq=r.seq,
+        last_action=r.last_action, last_action_seq=r.last_action_seq,
+        hand_order=None if r.hand_order is None else json.loads(r.hand_order), status=r.status,
+        winner=r.winner, margin=r.margin, created_at=r.created_at, updated_at=r.updated_at,
+        finished_at=r.finished_at,
+    )
+
+
+def _deal_row(r: Any) -> DealRow:
+    return DealRow(
+        number=r.number, dealer=r.dealer, deck=r.deck.split(), salt=r.salt,
+        commitment=r.commitment, actions=[a for a in r.actions.split("\n") if a],
+        finished=bool(r.finished), result_kind=r.result_kind, result_winner=r.result_winner,
+        result_knocker=r.result_knocker, result_points=r.result_points,
+    )
+
+
+def _make_engine(url: str) -> Engine:
+    u = make_url(url)
+    if u.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True)
+    memory = u.database in (None, "", ":memory:")
+    kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
+    if memory:
+        kwargs["poolclass"] = StaticPool
+    elif u.database:
+        Path(u.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, **kwargs)
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_conn: Any, _record: Any) -> None:  # pragma: no cover - trivial
+        cur = dbapi_conn.cursor()
+        if not memory:
+            cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=FULL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.close()
+
+    return engine
+
+
+class _Conflict(Exception):
+    """The game moved on meanwhile: roll the transaction back."""
+
+
+class Store:
+    """The games of one database.
+
+    :param url: any SQLAlchemy URL (``sqlite:///path``, ``postgresql+psycopg://...``).
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = _make_engine(url)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ---------------------------------------------------------------------------------- write
+    def insert_game(self, game: GameRow, new_deals: list[DealRow]) -> None:
+        """Create a game with its first deal(s), in one transaction."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(games).values(**_game_values(game)))
+            for d in new_deals:
+                conn.execute(insert(deals).values(**_deal_values(game.id, d)))
+
+    def save(self, game_id: str, old_seq: int, changes: dict[str, Any],
+             changed_deals: list[DealRow]) -> bool:
+        """Record progress in one transaction, only if the game is still at ``old_seq``
+        (otherwise nothing is written and False is returned). ``changes``: game columns;
+        ``changed_deals``: deals to update or insert."""
+        values = dict(changes)
+        if "hand_order" in values and values["hand_order"] is not None:
+            values["hand_order"] = json.dumps(values["hand_order"])
+        values["updated_at"] = time.time()
+        try:
+            with self.engine.begin() as conn:
+                res = conn.execute(update(games)
+                                   .where(games.c.id == game_id, games.c.seq == old_seq)
+                                   .values(**values))
+                if res.rowcount != 1:
+                    raise _Conflict
+                for d in changed_deals:
+                    v = _deal_values(game_id, d)
+                    r = conn.execute(update(deals).where(deals.c.game_id == game_id,
+                                                         deals.c.number == d.number).values(**v))
+                    if r.rowcount == 0:
+                        conn.execute(insert(deals).values(**v))
+        except _Conflict:
+            return False
+        return True
+
+    def set_hand_order(self, game_id: str, order: dict[str, Any]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(games).where(games.c.id == game_id)
+                         .values(hand_order=json.dumps(order)))
+
+    # ----------------------------------------------------------------------------------- read
+    def get_game(self, game_id: str) -> GameRow | None:
+        with self.engine.connect() as conn:
+            r = conn.execute(select(games).where(games.c.id == game_id)).first()
+        return None if r is None else _game_row(r)
+
+    def get_deals(self, game_id: str) -> list[DealRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(deals).where(deals.c.game_id == game_id)
+                                .order_by(deals.c.number)).all()
+        return [_deal_row(r) for r in rows]
+
+    def player_games(self, player_id: str) -> list[GameRow]:
+        """The player's games, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(games).where(games.c.player_id == player_id)
+                                .order_by(games.c.created_at)).all()
+        return [_game_row(r) for r in rows]
+
+    def player_results(self, player_id: str) -> list[tuple[str, int | None, int | None]]:
+        """``(kind, winner, knocker)`` of each finished deal of the player's games."""
+        q = (select(deals.c.result_kind, deals.c.result_winner, deals.c.result_knocker)
+             .join(games, games.c.id == deals.c.game_id)
+             .where(games.c.player_id == player_id, deals.c.finished.is_(True)))
+        with self.engine.connect() as conn:
+            return [(r[0], r[1], r[2]) for r in conn.execute(q).all()]

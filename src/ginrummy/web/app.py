@@ -1,0 +1,346 @@
+"""The web game's FastAPI application: JSON API (docs/api.md), the static front end, the
+translations and the content pages.
+
+``create_app(database_url)`` builds the app; ``serve(host, port, database_url)`` runs it with
+uvicorn (which stops cleanly on SIGTERM; every accepted action is committed before its answer).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Header, Query, Request
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .. import __version__
+from .. import rules as rules_module
+from ..bots import DEFAULT_LEVEL, LEVELS
+from ..rules import FIELD_CHOICES, PRESETS, Rules
+from ..store import Store, default_database_url
+from .i18n import LANGUAGE_NAMES, LANGUAGES, negotiate, valid_language
+from .pages import PAGE_NAMES, render_page
+from .ratelimit import RateLimiter, RateLimits
+from .schemas import ActionIn, NewGame, OrderIn
+from .service import BadRequest, GameService, NotFound, Stale
+
+__all__ = ["create_app", "serve", "PLAYER_COOKIE", "LANG_COOKIE", "MAX_BODY_BYTES"]
+
+WEB_DIR = Path(__file__).resolve().parent
+STATIC_DIR = WEB_DIR / "static"
+LOCALES_DIR = WEB_DIR / "locales"
+PAGES_DIR = WEB_DIR / "pages"
+
+PLAYER_COOKIE = "ginrummy_player"
+LANG_COOKIE = "lang"
+MAX_BODY_BYTES = 16 * 1024
+_PLAYER_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+_YEAR = 365 * 24 * 3600
+
+CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+       "script-src 'self'; connect-src 'self'; font-src 'self' data:; "
+       "media-src 'self' data: blob:; object-src 'none'; base-uri 'self'; "
+       "frame-ancestors 'none'; form-action 'self'")
+
+
+def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"detail": {"code": code, "message": message}, **extra},
+                        status_code=status)
+
+
+class BodyLimit:
+    """Pure ASGI middleware: a request body over ``limit`` bytes gets 413 before any parsing."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        too_big = _error(413, "too_large", f"the request body is over {self.limit} bytes")
+        for k, v in scope.get("headers", []):
+            if k == b"content-length":
+                try:
+                    n = int(v)
+                except ValueError:
+                    n = self.limit + 1
+                if n > self.limit:
+                    await too_big(scope, receive, send)
+                    return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            msg = await receive()
+            if msg["type"] != "http.request":
+                return  # the client went away
+            body = msg.get("body", b"")
+            size += len(body)
+            if size > self.limit:
+                await too_big(scope, receive, send)
+                return
+            chunks.append(body)
+            if not msg.get("more_body", False):
+                break
+        data = b"".join(chunks)
+        done = False
+
+        async def replay() -> Message:
+            nonlocal done
+            if not done:
+                done = True
+                return {"type": "http.request", "body": data, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return token.strip() or None
+
+
+def _client_ip(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _rules_fields() -> list[dict[str, Any]]:
+    ranges: dict[str, tuple[int, int]] = getattr(rules_module, "_RANGES", {})
+    out: list[dict[str, Any]] = []
+    for f in fields(Rules):
+        if f.name in FIELD_CHOICES:
+            out.append({"name": f.name, "type": "choice", "choices": list(FIELD_CHOICES[f.name])})
+        elif isinstance(getattr(PRESETS["standard"], f.name), bool):
+            out.append({"name": f.name, "type": "bool"})
+        else:
+            d: dict[str, Any] = {"name": f.name, "type": "int"}
+            if f.name in ranges:
+                d["min"], d["max"] = ranges[f.name]
+            if f.name == "big_gin_bonus":
+                d["nullable"] = True  # null = big gin not played
+            out.append(d)
+    return out
+
+
+def _set_html_lang(doc: str, lang: str) -> str:
+    m = re.search(r"<html\b[^>]*>", doc, re.I)
+    if not m:
+        return doc
+    tag = m.group(0)
+    for attr in ("lang", "data-lang"):
+        pat = re.compile(rf"(\s{attr}\s*=\s*)(\"[^\"]*\"|'[^']*'|[^\s>]+)", re.I)
+        if pat.search(tag):
+            tag = pat.sub(lambda mm: f'{mm.group(1)}"{lang}"', tag, count=1)
+        else:
+            tag = tag[:-1].rstrip("/").rstrip() + f' {attr}="{lang}">'
+    return doc[:m.start()] + tag + doc[m.end():]
+
+
+def _language(request: Request, query: str | None = None) -> str:
+    return negotiate(request.headers.get("accept-language"), request.cookies.get(LANG_COOKIE),
+                     query)
+
+
+def _remember_language(response: Response, query: str | None) -> None:
+    lang = valid_language(query)
+    if lang:
+        response.set_cookie(LANG_COOKIE, lang, max_age=_YEAR, samesite="lax", path="/")
+
+
+def create_app(database_url: str | None = None, *, rate_limits: RateLimits | None = None,
+               max_body: int = MAX_BODY_BYTES) -> FastAPI:
+    """The web game.
+
+    :param database_url: any SQLAlchemy URL; default ``$GINRUMMY_DATABASE_URL``, else a SQLite
+        file in the user's data directory.
+    :param rate_limits: per-client limits (default :class:`RateLimits`: 30 new games and 600
+        API requests a minute).
+    :param max_body: largest accepted request body in bytes.
+    """
+    url = database_url or os.environ.get("GINRUMMY_DATABASE_URL") or default_database_url()
+    store = Store(url)
+    service = GameService(store)
+    limits = rate_limits or RateLimits()
+    create_by_ip = RateLimiter(limits.creates, limits.window) if limits.creates else None
+    create_by_player = RateLimiter(limits.creates, limits.window) if limits.creates else None
+    requests_by_ip = RateLimiter(limits.requests, limits.window) if limits.requests else None
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        store.close()
+
+    app = FastAPI(title="Gin Rummy", version=__version__, lifespan=lifespan, docs_url=None,
+                  redoc_url=None, openapi_url="/api/openapi.json")
+    app.state.store = store
+    app.state.service = service
+    app.add_middleware(BodyLimit, limit=max_body)
+
+    @app.middleware("http")
+    async def per_request(request: Request,
+                          call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        pid = request.cookies.get(PLAYER_COOKIE)
+        new_player = not (pid and _PLAYER_RE.match(pid))
+        if new_player:
+            pid = secrets.token_urlsafe(18)
+        request.state.player_id = pid
+        path = request.url.path
+        is_api = path.startswith("/api/")
+        if is_api and requests_by_ip is not None:
+            wait = requests_by_ip.hit(_client_ip(request))
+            if wait:
+                return _rate_limited(wait)
+        response = await call_next(request)
+        if new_player and (is_api or path == "/"):
+            response.set_cookie(PLAYER_COOKIE, pid or "", max_age=10 * _YEAR, httponly=True,
+                                samesite="lax", path="/")
+        h = response.headers
+        h.setdefault("X-Content-Type-Options", "nosniff")
+        h.setdefault("Referrer-Policy", "same-origin")
+        h.setdefault("X-Frame-Options", "DENY")
+        h.setdefault("Content-Security-Policy", CSP)
+        if is_api:
+            h.setdefault("Cache-Control", "no-store")
+        return response
+
+    @app.exception_handler(Stale)
+    async def _stale(_request: Request, exc: Stale) -> JSONResponse:
+        return _error(409, "stale", "the game has moved on since that state: here is the "
+                                    "current one", state=exc.state)
+
+    @app.exception_handler(NotFound)
+    async def _not_found(_request: Request, _exc: NotFound) -> JSONResponse:
+        return _error(404, "not_found", "no such game")
+
+    @app.exception_handler(BadRequest)
+    async def _bad(_request: Request, exc: BadRequest) -> JSONResponse:
+        return _error(422, exc.code, exc.message)
+
+    # ------------------------------------------------------------------------------ the API
+    @app.get("/api/meta")
+    def meta(request: Request) -> dict[str, Any]:
+        return {
+            "presets": {name: r.to_dict() for name, r in PRESETS.items()},
+            "fields": _rules_fields(),
+            "levels": list(LEVELS),
+            "default_level": DEFAULT_LEVEL,
+            "languages": list(LANGUAGES),
+            "language_names": dict(LANGUAGE_NAMES),
+            "language": _language(request),
+            "version": __version__,
+        }
+
+    @app.post("/api/games", status_code=201)
+    def new_game(body: NewGame, request: Request) -> JSONResponse:
+        pid = request.state.player_id
+        for limiter, key in ((create_by_ip, _client_ip(request)), (create_by_player, pid)):
+            if limiter is not None:
+                wait = limiter.hit(key)
+                if wait:
+                    return _rate_limited(wait, "too many new games: wait a moment")
+        game_id, token, state = service.create(pid, body.level, body.preset, body.rules)
+        return JSONResponse({"game_id": game_id, "token": token, "state": state},
+                            status_code=201)
+
+    @app.get("/api/games/{game_id}")
+    def get_game(game_id: str, since: int | None = Query(default=None),
+                 authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        return service.get(game_id, _bearer(authorization), since)
+
+    @app.post("/api/games/{game_id}/actions")
+    def post_action(game_id: str, body: ActionIn,
+                    authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        state, _duplicate = service.act(game_id, _bearer(authorization), body.action, body.seq)
+        return state
+
+    @app.put("/api/games/{game_id}/order")
+    def put_order(game_id: str, body: OrderIn,
+                  authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        service.set_order(game_id, _bearer(authorization), body.cards)
+        return {"ok": True}
+
+    @app.get("/api/games/{game_id}/record")
+    def get_record(game_id: str,
+                   authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        return service.record(game_id, _bearer(authorization))
+
+    @app.get("/api/stats")
+    def stats(request: Request) -> dict[str, Any]:
+        return service.stats(request.state.player_id)
+
+    # ------------------------------------------------------------------------- the front end
+    @app.get("/", response_class=HTMLResponse)
+    def index(request: Request, lang: str | None = Query(default=None)) -> Response:
+        language = _language(request, lang)
+        try:
+            doc = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+        except OSError:
+            return HTMLResponse("<!doctype html><title>Gin Rummy</title>"
+                                "<p>The game page is not installed.</p>", status_code=503)
+        resp = HTMLResponse(_set_html_lang(doc, language))
+        resp.headers["Content-Language"] = language
+        resp.headers["Vary"] = "Accept-Language, Cookie"
+        resp.headers["Cache-Control"] = "no-cache"
+        _remember_language(resp, lang)
+        return resp
+
+    @app.get("/locales/{lang}.json")
+    def locale(lang: str) -> Response:
+        code = valid_language(lang)
+        path = LOCALES_DIR / f"{code}.json"
+        if code is None or code != lang or not path.is_file():
+            return _error(404, "not_found", f"no translations for {lang!r}")
+        return FileResponse(path, media_type="application/json; charset=utf-8",
+                            headers={"Cache-Control": "no-cache"})
+
+    def _page_route(name: str) -> Callable[..., Response]:
+        def page(request: Request, lang: str | None = Query(default=None)) -> Response:
+            language = _language(request, lang)
+            status, doc = render_page(PAGES_DIR, name, language)
+            resp = HTMLResponse(doc, status_code=status)
+            resp.headers["Content-Language"] = language
+            resp.headers["Vary"] = "Accept-Language, Cookie"
+            _remember_language(resp, lang)
+            return resp
+
+        page.__name__ = f"page_{name}"
+        return page
+
+    for name in PAGE_NAMES:
+        app.get(f"/{name}", response_class=HTMLResponse)(_page_route(name))
+
+    STATIC_DIR.mkdir(parents=True, exist_ok=True)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    return app
+
+
+def _rate_limited(wait: float, message: str = "too many requests: wait a moment") -> JSONResponse:
+    resp = _error(429, "rate_limited", message)
+    resp.headers["Retry-After"] = str(max(1, int(wait + 0.999)))
+    return resp
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None,
+          *, log_level: str = "info") -> None:
+    """Run the web game with uvicorn until interrupted (Ctrl-C or SIGTERM stop it cleanly).
+
+    :param database_url: as for :func:`create_app` (default ``$GINRUMMY_DATABASE_URL``, else a
+        SQLite file in the user's data directory).
+    """
+    import uvicorn
+
+    app = create_app(database_url)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=10)

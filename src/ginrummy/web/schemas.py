@@ -1,0 +1,37 @@
+"""Request bodies of the JSON API (docs/api.md). Responses are plain dicts built by
+:mod:`ginrummy.web.state`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+__all__ = ["NewGame", "ActionIn", "OrderIn"]
+
+
+class NewGame(BaseModel):
+    """``POST /api/games``: level, rules preset and field overrides (all optional)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    level: str | None = Field(default=None, max_length=64)
+    preset: str | None = Field(default=None, max_length=64)
+    rules: dict[str, Any] | None = Field(default=None, max_length=40)
+
+
+class ActionIn(BaseModel):
+    """``POST /api/games/{id}/actions``: an action text and the seq it was made on."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    action: str = Field(min_length=1, max_length=200)
+    seq: StrictInt = Field(ge=0, le=10**9)
+
+
+class OrderIn(BaseModel):
+    """``PUT /api/games/{id}/order``: the person's own order of the hand's cards."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    cards: list[str] = Field(max_length=52)
