@@ -1,0 +1,34 @@
+"""Verify a deal's commitment and replay the hand from the revealed deck and actions."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from .cli import _read_json, bad_input, fail
+
+app = typer.Typer(add_completion=False)
+
+
+@app.command(help="Check the fairness commitments of a finished game or deal and replay it. "
+                  "FILE (or - for stdin) is the JSON of GET /api/games/{id}/record, a game "
+                  "state, a single reveal {commitment, salt, deck}, or an engine game record. "
+                  "Exit status 0 when everything verifies, 1 when something does not, 2 on "
+                  "unreadable input.")
+def verify(
+    source: Annotated[str | None, typer.Argument(metavar="FILE|-", show_default=False)] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    from .fairness import replay_check
+
+    with bad_input():
+        if source is None:
+            fail("missing FILE: a game record or reveal as JSON, or - for stdin")
+        report = replay_check(_read_json(source))
+    if json_out:
+        typer.echo(json.dumps({"ok": report.ok, "lines": list(report.lines())}))
+    else:
+        typer.echo(str(report))
+    raise typer.Exit(0 if report.ok else 1)
