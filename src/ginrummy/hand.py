@@ -213,6 +213,16 @@ class HandState:
         """Check that ``action`` is legal now. :raises IllegalActionError: with the reason."""
         ph = self.phase
         k = action.kind
+        if not isinstance(action, Action) or not isinstance(k, ActionKind):
+            raise IllegalActionError(f"not an action: {action!r}")
+        with_card = k in (ActionKind.DISCARD, ActionKind.KNOCK, ActionKind.GIN)
+        c0 = action.card
+        if with_card and (isinstance(c0, bool) or not isinstance(c0, int) or not 0 <= c0 < 52):
+            raise IllegalActionError(f"{k.value} needs a card 0..51, not {c0!r}")
+        if not with_card and c0 is not None:
+            raise IllegalActionError(f"{k.value} takes no card")
+        if action.melds is not None and k is not ActionKind.KNOCK:
+            raise IllegalActionError("only a knock may name its spread")
         if ph is Phase.DONE:
             raise IllegalActionError("the hand is over")
         if ph is Phase.OFFER:
@@ -373,12 +383,13 @@ class HandState:
             else:
                 seen = CardSet(mask | self._pile_mask())
                 spread = default_spread(kept, seen)
-            self.hands[seat] = kept.mask
-            self.known[seat] &= ~(1 << discard)
         spade = (self.rules.oklahoma and self.rules.oklahoma_spade_double
                  and card_suit(self.upcard) == 0)
         sd = score_showdown(self.rules, spread, CardSet(self.hands[1 - seat]), big_gin=big,
                             knock_limit=self.knock_limit, spade_double=spade)
+        if discard is not None:  # only now, so that a failure above changes nothing
+            self.hands[seat] = mask & ~(1 << discard)
+            self.known[seat] &= ~(1 << discard)
         winner = None if sd.winner is None else (seat if sd.winner == "knocker" else 1 - seat)
         self.history.append(Event(seat, a, discard))
         self.phase = Phase.DONE
