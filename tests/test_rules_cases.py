@@ -8,6 +8,8 @@ the non-dealer (seat 1), both pass the upcard, the knocker draws a harmless stoc
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pytest
 
 from ginrummy.actions import Action, ActionKind
@@ -25,7 +27,7 @@ from ginrummy.melds import (
     validate_spread,
 )
 from ginrummy.rules import Rules
-from ginrummy.scoring import score_showdown
+from ginrummy.scoring import Showdown, score_showdown
 from hand_helpers import deal, make_deck, play, snapshot, texts
 
 STD = Rules.preset("standard")
@@ -36,11 +38,12 @@ def cs(text: str) -> CardSet:
     return CardSet.parse(text)
 
 
-def meld_texts(melds: object) -> set[str]:
-    return {m.format() for m in melds}  # type: ignore[attr-defined]
+def meld_texts(melds: Iterable[CardSet]) -> set[str]:
+    return {m.format() for m in melds}
 
 
-def showdown(rules: Rules, knocker: str, defender: str, melds: list[str] | None = None):  # type: ignore[no-untyped-def]
+def showdown(rules: Rules, knocker: str, defender: str,
+             melds: list[str] | None = None) -> Showdown:
     hand = cs(knocker)
     spread = (default_spread(hand) if melds is None
               else validate_spread(hand, [cs(m) for m in melds]))
@@ -52,7 +55,7 @@ def _free_cards(*hands: str, n: int) -> list[str]:
     used = set()
     for h in hands:
         used |= set(cs(h))
-    order = [r * 1 + s * 13 for r in (12, 11, 10) for s in range(4)] + list(range(52))
+    order = [s * 13 + r for r in (12, 11, 10) for s in range(4)] + list(range(52))
     out = []
     for c in order:
         if c not in used and c not in out:
@@ -181,11 +184,11 @@ T11_DEFENDER = "AS 2S 3S 8C 8D 8H 3H 4H 5H 6H"
 T12 = ("AS 2S 3S 7C 7D 7H 9D TD JD 5C", "4H 5H 6H QC QD QS 8S 9S TS 5D")
 
 
-def _layoffs(sd) -> list[str]:  # type: ignore[no-untyped-def]
+def _layoffs(sd: Showdown) -> list[str]:
     return [lay.card for lay in sd.defender.layoffs]
 
 
-def _onto(sd, card: str) -> str:  # type: ignore[no-untyped-def]
+def _onto(sd: Showdown, card: str) -> str:
     for lay in sd.defender.layoffs:
         if lay.card == card:
             return sd.knocker_spread.melds[lay.onto].format()

@@ -4,10 +4,16 @@ Everything here is exact (R-1.5, R-1.6, R-4.5, R-6.4) and works on 52-bit masks 
 :mod:`ginrummy.cards`). The fast path:
 
 * ``_RUN_DW[lane]`` holds, for every 13-bit suit lane, the minimum deadwood using runs only inside
-  that suit (a DP over the lowest card: it is deadwood or starts a run).
+  that suit (a DP over the lowest card: it is deadwood or starts a run); ``_RUN_DROP[lane]`` the
+  best change of that value when one card of the lane is discarded.
 * Sets cut across suits, so :func:`min_deadwood_mask` enumerates only the set choices (no set, the
   whole set, or one of the four 3-card sets of a 4-of-a-kind) of the at most few ranks held three or
-  more times, and prices the rest with four table lookups.
+  more times, and prices the rest with four table lookups. Choices that can never win are not
+  tried (exact dominance): a rank none of whose cards could ever be in a run is always melded as
+  a set; with four of a kind, leaving out a card that cannot be in a run is never better than the
+  4-card set.
+* :func:`best_discard_deadwood` (R-1.6) enumerates the set choices of all 11 cards once and prices
+  "one card leaves" with ``_RUN_DROP`` instead of solving the eleven 10-card hands.
 
 >>> best_arrangement("4H 5H 6H 7H 7S 7D 9C 9S 9D AC").deadwood_points
 1
@@ -60,65 +66,125 @@ def _build_run_tables() -> tuple[list[int], list[tuple[int, ...]]]:
 
 
 _RUN_DW, _RUN_MELDS = _build_run_tables()
+_NO_DISCARD: Final = 1000  # sentinel: no legal discard in a lane / hand
+
+
+def _build_drop_table() -> list[int]:
+    """Per 13-bit lane: the best change of the lane's run-only deadwood when one of its cards is
+    discarded, ``min over c in lane of _RUN_DW[lane - c] - _RUN_DW[lane]`` (sentinel if empty)."""
+    rd = _RUN_DW
+    delta = [_NO_DISCARD] * 8192
+    for m in range(1, 8192):
+        best = _NO_DISCARD
+        x = m
+        while x:
+            low = x & -x
+            x ^= low
+            v = rd[m ^ low]
+            if v < best:
+                best = v
+        delta[m] = best - rd[m]
+    return delta
+
+
+_RUN_DROP = _build_drop_table()
+#: per 13-bit lane: the value of its cards in points (R-1.2).
+_LANE_POINTS: Final = [sum(POINTS[r] for r in range(13) if m >> r & 1) for m in range(8192)]
 _CACHE: dict[int, int] = {}
+_CACHE11: dict[int, int] = {}
 _CACHE_LIMIT: Final = 1 << 20
+#: bits of the ranks A..J of every suit: where a 3-card run may start.
+_RUN_START: Final = sum(0x7FF << (13 * s) for s in range(4))
 
 
 def _set_options(mask: int) -> list[list[int]]:
-    """For each rank held 3+ times: the set melds that may be chosen there (0 = none)."""
+    """For each rank held 3+ times: every set meld that may be chosen there (0 = none).
+
+    Unpruned: used where every choice matters (per-discard tables, arrangements).
+    """
     a = mask & LANE
     b = mask >> 13 & LANE
     c = mask >> 26 & LANE
     d = mask >> 39 & LANE
-    ones = a ^ b ^ c
-    twos = (a & b) | (c & (a ^ b))
-    carry = ones & d
-    ones ^= d
-    fours = twos & carry
-    twos ^= carry
-    multi = (twos & ones) | fours
+    three = (a & b & (c | d)) | (c & d & (a | b))
+    four = a & b & c & d
     opts: list[list[int]] = []
-    while multi:
-        low = multi & -multi
-        r = low.bit_length() - 1
-        multi ^= low
-        col = mask & (_COL << r)
-        if fours >> r & 1:
-            choices = [0, col]
-            for s in range(4):
-                choices.append(col & ~(1 << (13 * s + r)))
+    while three:
+        low = three & -three
+        three ^= low
+        col = mask & (_COL * low)
+        if four & low:
+            opts.append([0, col, col & ~low, col & ~(low << 13), col & ~(low << 26),
+                         col & ~(low << 39)])
         else:
-            choices = [0, col]
-        opts.append(choices)
+            opts.append([0, col])
     return opts
 
 
+def _run_capable(mask: int) -> int:
+    """The cards of ``mask`` that lie in some 3-card run inside ``mask``. A card outside this
+    mask is never in a run of any subset of ``mask``: it only adds its value to deadwood."""
+    s3 = mask & mask >> 1 & mask >> 2 & _RUN_START
+    return s3 | s3 << 1 | s3 << 2
+
+
 def min_deadwood_mask(mask: int) -> int:
-    """Minimum deadwood in points of the cards in ``mask`` (any number of cards) (R-1.5)."""
+    """Minimum deadwood in points of the cards in ``mask`` (any number of cards) (R-1.5).
+
+    >>> min_deadwood_mask(CardSet.parse("9C TC JC 8D 9D TD JD 7H JH JS").mask)
+    7
+    """
+    rd = _RUN_DW
+    a = mask & LANE
+    b = mask >> 13 & LANE
+    c = mask >> 26 & LANE
+    d = mask >> 39
+    three = (a & b & (c | d)) | (c & d & (a | b))
+    if not three:  # no rank held 3+ times: runs only
+        return rd[a] + rd[b] + rd[c] + rd[d]
     v = _CACHE.get(mask)
     if v is not None:
         return v
-    opts = _set_options(mask)
-    rd = _RUN_DW
+    cap = _run_capable(mask)
+    four = a & b & c & d
+    m0 = mask
+    opts: list[list[int]] = []
+    while three:
+        low = three & -three
+        three ^= low
+        col = mask & (_COL * low)
+        capc = col & cap
+        if not capc:  # no card of this rank can be in a run: the set is always best
+            m0 &= ~col
+        elif four & low:
+            # the 4-card set, or leave out one card that can be in a run (leaving out one that
+            # cannot is never better than the 4-card set); no set only if two could be in runs
+            o = [col]
+            x = capc
+            while x:
+                bit = x & -x
+                x ^= bit
+                o.append(col ^ bit)
+            if capc & (capc - 1):
+                o.append(0)
+            opts.append(o)
+        else:
+            opts.append([0, col])
     if not opts:
-        best = (rd[mask & LANE] + rd[mask >> 13 & LANE] + rd[mask >> 26 & LANE]
-                + rd[mask >> 39 & LANE])
+        ms = [m0]
     elif len(opts) == 1:
-        best = 1000
-        for s in opts[0]:
-            m = mask & ~s
-            v = rd[m & LANE] + rd[m >> 13 & LANE] + rd[m >> 26 & LANE] + rd[m >> 39 & LANE]
-            if v < best:
-                best = v
+        ms = [m0 & ~s for s in opts[0]]
+    elif len(opts) == 2:
+        ms = [m0 & ~s & ~t for s in opts[0] for t in opts[1]]
     else:
-        best = 1000
+        ms = []
         for combo in product(*opts):
-            m = mask
+            m = m0
             for s in combo:
                 m &= ~s
-            v = rd[m & LANE] + rd[m >> 13 & LANE] + rd[m >> 26 & LANE] + rd[m >> 39 & LANE]
-            if v < best:
-                best = v
+            ms.append(m)
+    best = min([rd[m & LANE] + rd[m >> 13 & LANE] + rd[m >> 26 & LANE] + rd[m >> 39]
+                for m in ms])
     if len(_CACHE) >= _CACHE_LIMIT:
         _CACHE.clear()
     _CACHE[mask] = best
@@ -166,13 +232,17 @@ class Arrangement:
         }
 
 
-def _mk_arrangement(mask: int, melds: Iterable[int]) -> Arrangement:
+def _mk_arrangement(mask: int, melds: Iterable[int], points: int | None = None) -> Arrangement:
+    """The arrangement of ``mask`` with these melds (``points``: the deadwood value if known)."""
     ms = tuple(sorted((CardSet(m) for m in melds), key=_meld_sort_key))
     used = 0
     for m in ms:
         used |= m.mask
-    dead = CardSet(mask & ~used)
-    return Arrangement(ms, dead, dead.points())
+    dead = mask & ~used
+    if points is None:
+        lp = _LANE_POINTS
+        points = lp[dead & LANE] + lp[dead >> 13 & LANE] + lp[dead >> 26 & LANE] + lp[dead >> 39]
+    return Arrangement(ms, CardSet(dead), points)
 
 
 def _meld_sort_key(m: CardSet) -> tuple[int, int]:
@@ -228,19 +298,132 @@ class DiscardOption:
         return self.arrangement.deadwood_points
 
 
+def _lane_drop(lane: int, allowed: int) -> int:
+    """Like ``_RUN_DROP[lane]`` but only the cards of ``allowed`` (a sub-lane) may go."""
+    if allowed == lane:
+        return _RUN_DROP[lane]
+    if not allowed:
+        return _NO_DISCARD
+    rd = _RUN_DW
+    best = _NO_DISCARD
+    while allowed:
+        low = allowed & -allowed
+        allowed ^= low
+        v = rd[lane ^ low]
+        if v < best:
+            best = v
+    return best - rd[lane]
+
+
 def best_discard_deadwood(mask: int, forbidden: int = 0) -> int:
     """Minimum 10-card deadwood over the legal discards of the cards in ``mask`` (R-1.6).
 
-    ``forbidden`` is a mask of cards that may not be discarded (R-3.6).
+    ``forbidden`` is a mask of cards that may not be discarded (R-3.6). Returns 1000 if no card
+    may be discarded.
+
+    Exact and fast: every (discard, set choice of the 10 kept cards) pair is a set choice of the
+    whole hand that leaves the discard outside its sets, so it enumerates the set choices of the
+    whole hand once, and per choice prices "one card leaves a suit" with the ``_RUN_DROP``
+    table (one lookup per suit) instead of solving each 10-card hand again. A rank none of whose
+    cards can be in a run is melded whole, and "discard one of its cards" becomes a constant
+    alternative: 2 x its value for three of a kind (two cards stay unmelded), 0 for four.
+
+    >>> best_discard_deadwood(CardSet.parse("3C 4C 5C 2D 3D 4D 5D 2H 3H 4H 5S").mask)
+    0
+    >>> best_discard_deadwood(CardSet.parse("3C 4C 5C 2D 3D 4D 5D 2H 3H 4H 5S").mask,
+    ...                       CardSet.parse("5S").mask)
+    2
     """
-    best = 1000
-    m = mask & ~forbidden
-    while m:
-        low = m & -m
-        m ^= low
-        v = min_deadwood_mask(mask ^ low)
-        if v < best:
-            best = v
+    rd = _RUN_DW
+    dr = _RUN_DROP
+    forbidden &= mask
+    a = mask & LANE
+    b = mask >> 13 & LANE
+    c = mask >> 26 & LANE
+    d = mask >> 39
+    three = (a & b & (c | d)) | (c & d & (a | b))
+    if not three and not forbidden:  # the common case: four lookups and four more
+        v = rd[a] + rd[b] + rd[c] + rd[d] + min(dr[a], dr[b], dr[c], dr[d])
+        return v if v < _NO_DISCARD else _NO_DISCARD
+    key = mask | forbidden << 52
+    hit = _CACHE11.get(key)
+    if hit is not None:
+        return hit
+    m0 = mask
+    alt = _NO_DISCARD  # best "discard a card of a whole-set rank" alternative
+    opts: list[list[int]] = []
+    if three:
+        cap = _run_capable(mask)
+        four = a & b & c & d
+        while three:
+            low = three & -three
+            three ^= low
+            col = mask & (_COL * low)
+            capc = col & cap
+            if not capc:
+                # never in a run: meld it whole (discarding a card elsewhere), or discard one of
+                # its cards: four of a kind keeps a 3-card set (0), three leaves two cards
+                m0 &= ~col
+                if col & ~forbidden:
+                    x = 0 if four & low else 2 * POINTS[low.bit_length() - 1]
+                    if x < alt:
+                        alt = x
+            elif four & low:
+                o = [0, col]
+                x = capc
+                while x:
+                    bit = x & -x
+                    x ^= bit
+                    o.append(col ^ bit)
+                iso = col & ~capc
+                if iso:  # leaving out any one card that is never in a run: all alike
+                    pick = iso & ~forbidden or iso
+                    o.append(col ^ (pick & -pick))
+                opts.append(o)
+            else:
+                opts.append([0, col])
+    best = _NO_DISCARD
+    if not opts:
+        ms = [m0]
+    elif len(opts) == 1:
+        ms = [m0 & ~s for s in opts[0]]
+    elif len(opts) == 2:
+        ms = [m0 & ~s & ~t for s in opts[0] for t in opts[1]]
+    else:
+        ms = []
+        for combo in product(*opts):
+            m = m0
+            for s in combo:
+                m &= ~s
+            ms.append(m)
+    if not forbidden:
+        for m in ms:
+            a = m & LANE
+            b = m >> 13 & LANE
+            c = m >> 26 & LANE
+            d = m >> 39
+            v = rd[a] + rd[b] + rd[c] + rd[d] + min(dr[a], dr[b], dr[c], dr[d], alt)
+            if v < best:
+                best = v
+    else:
+        for m in ms:
+            allowed = m & ~forbidden
+            total = 0
+            drop = alt
+            for sh in (0, 13, 26, 39):
+                lane = m >> sh & LANE
+                total += rd[lane]
+                x = _lane_drop(lane, allowed >> sh & LANE)
+                if x < drop:
+                    drop = x
+            v = total + drop
+            if v < best:
+                best = v
+    if best > _NO_DISCARD:
+        best = _NO_DISCARD
+    if len(_CACHE11) >= _CACHE_LIMIT:
+        _CACHE11.clear()
+    _CACHE11[key] = best
     return best
 
 
@@ -249,14 +432,46 @@ def evaluate_discards(hand: CardSet, forbidden: CardSet | None = None) -> list[D
     (lowest deadwood, then highest discard value, then card order) (R-1.6, R-3.6).
 
     ``forbidden``: cards that may not be discarded (the card taken from the discard pile).
+    One pass over the set choices of all 11 cards prices every discard at once (see
+    :func:`best_discard_deadwood`).
+
+    >>> [(o.discard, o.deadwood_points) for o in evaluate_discards(
+    ...     CardSet.parse("AS 2S 3S 8C 8D 8H 5H 6H 7H JC QC"))][:2]
+    [('JC', 10), ('QC', 10)]
     """
-    fmask = forbidden.mask if forbidden is not None else 0
+    mask = hand.mask
+    allowed = mask & ~forbidden.mask if forbidden is not None else mask
+    rd = _RUN_DW
+    best: dict[int, tuple[int, tuple[int, ...]]] = {}
+    for combo in product(*_set_options(mask)):
+        m = mask
+        for s in combo:
+            m &= ~s
+        lanes = (m & LANE, m >> 13 & LANE, m >> 26 & LANE, m >> 39)
+        base = rd[lanes[0]] + rd[lanes[1]] + rd[lanes[2]] + rd[lanes[3]]
+        x = m & allowed
+        while x:
+            low = x & -x
+            x ^= low
+            c = low.bit_length() - 1
+            suit = c // 13
+            lane = lanes[suit]
+            v = base - rd[lane] + rd[lane ^ (low >> (13 * suit))]
+            cur = best.get(c)
+            if cur is None or v < cur[0]:
+                best[c] = (v, combo)
     out: list[tuple[int, int, int, DiscardOption]] = []
-    for c in hand:
-        if fmask >> c & 1:
-            continue
-        arr = best_arrangement(hand.mask & ~(1 << c))
-        out.append((arr.deadwood_points, -POINTS[c], c, DiscardOption(card_text(c), arr)))
+    rm = _RUN_MELDS
+    for c, (v, combo) in best.items():
+        kept = mask & ~(1 << c)
+        m = kept
+        for s in combo:
+            m &= ~s
+        ms = [s for s in combo if s]
+        for suit in range(4):
+            ms.extend(r << (13 * suit) for r in rm[m >> (13 * suit) & LANE])
+        arr = _mk_arrangement(kept, ms, v)
+        out.append((v, -POINTS[c], c, DiscardOption(card_text(c), arr)))
     out.sort(key=lambda t: t[:3])
     return [t[3] for t in out]
 
@@ -337,15 +552,16 @@ def all_arrangements(cards: CardSet | int, max_deadwood: int = 1000) -> list[Arr
     deadwood points (R-4.2, R-4.5: the knocker may show any of them)."""
     mask = cards.mask if isinstance(cards, CardSet) else cards
     ms = melds_in(mask)
+    lp = _LANE_POINTS
     out = []
     for pack in _packings(ms, 0, 0):
         used = 0
         for m in pack:
             used |= m
         dead = mask & ~used
-        pts = sum(POINTS[c] for c in CardSet(dead))
+        pts = lp[dead & LANE] + lp[dead >> 13 & LANE] + lp[dead >> 26 & LANE] + lp[dead >> 39]
         if pts <= max_deadwood:
-            out.append(_mk_arrangement(mask, pack))
+            out.append(_mk_arrangement(mask, pack, pts))
     out.sort(key=lambda a: (a.deadwood_points, len(a.melds)))
     return out
 
