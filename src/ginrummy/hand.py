@@ -273,22 +273,22 @@ class HandState:
             if dw != 0:
                 raise IllegalActionError(f"not gin: deadwood {dw} after discarding {card_text(c)}")
             return
-        # knock
+        # knock: the shown spread's deadwood must be within the limit; a spread with no
+        # deadwood is a gin, allowed under any limit (O-3, SG)
+        shown = dw
+        if action.melds is not None:
+            try:
+                shown = validate_spread(CardSet(mask ^ (1 << c)), action.melds).deadwood_points
+            except InvalidNotationError as e:
+                raise IllegalActionError(str(e)) from None
+        if shown == 0:
+            return
         if self.knock_limit == 0:
             reason = ("straight gin: no knocking, only gin" if self.rules.knock_limit == 0
                       else "Oklahoma ace upcard: gin only (O-2)")
             raise IllegalActionError(f"may not knock: {reason}")
-        if action.melds is not None:
-            try:
-                arr = validate_spread(CardSet(mask ^ (1 << c)), action.melds)
-            except InvalidNotationError as e:
-                raise IllegalActionError(str(e)) from None
-            if arr.deadwood_points > self.knock_limit:
-                raise IllegalActionError(
-                    f"may not knock: deadwood {arr.deadwood_points} > {self.knock_limit}")
-            return
-        if dw > self.knock_limit:
-            raise IllegalActionError(f"may not knock: deadwood {dw} > {self.knock_limit}")
+        if shown > self.knock_limit:
+            raise IllegalActionError(f"may not knock: deadwood {shown} > {self.knock_limit}")
 
     def is_legal(self, action: Action) -> bool:
         try:
