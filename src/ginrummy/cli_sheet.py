@@ -18,8 +18,10 @@ Input (FILE or - for stdin): {"rules": preset name or {"preset", field: value...
 "first_dealer": name (optional), "hands": [HAND...]} where HAND is {"winner": name, "points": n},
 {"dead": true}, {"knocker": name, "result": "knock"|"gin"|"big_gin", "knocker_deadwood": k,
 "defender_deadwood": d}, or {"knocker": name, "melds": [[cards]...], "deadwood": [cards],
-"defender": [10 cards]} (scored with the defender's optimal layoffs); partnership hands are
-{"tables": [HAND, HAND]}.
+"defender": [10 cards]} (scored with the defender's optimal layoffs; "knocker_cards": [10 cards]
+instead of melds and deadwood lets the engine spread them); "result" may be "undercut" (refused
+unless it is one); under Oklahoma give "upcard" (knock limit, spade doubling); partnership hands
+are {"tables": [HAND, HAND]}.
 
 Output: per-hand lines, per-game columns (Hollywood: which games closed after which hand),
 boxes, bonuses and final totals. Exit status 2 with one line naming the hand and field at fault.

@@ -17,7 +17,14 @@ A HAND is one of (for partnership: ``{"tables": [HAND, HAND]}``, tables in the o
 * ``{"knocker": name, "result": "knock"|"gin"|"big_gin", "knocker_deadwood": k,
   "defender_deadwood": d}``: scored by the rules (d after layoffs);
 * ``{"knocker": name, "melds": [[cards]...], "deadwood": [cards], "defender": [10 cards]}``:
-  the shown cards, scored with the defender's optimal layoffs (R-6.4).
+  the shown cards, scored with the defender's optimal layoffs (R-6.4);
+* ``{"knocker": name, "knocker_cards": [10 cards, 11 for big gin], "defender": [10 cards]}``:
+  the same, the knocker's cards spread as the engine would (R-4.5: least deadwood).
+
+With a knocker, ``"result"`` may also be ``"undercut"``: scored as a knock, and refused unless
+the defender does undercut. Under Oklahoma rules give ``"upcard"``: it sets the hand's knock
+limit (O-1, O-2) and a spade doubles the hand (O-4); without it the limit is taken as 10 and
+nothing is doubled.
 
 >>> out = score_sheet({"rules": "pagat", "players": ["A", "B"], "hands": [
 ...     {"winner": "A", "points": 30}, {"winner": "B", "points": 12},
@@ -30,15 +37,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import CardSet
+from .cards import CardSet, card_suit, parse_card
 from .errors import GinRummyError, IllegalActionError
 from .game import FinalScore, Game
-from .melds import validate_spread
+from .hand import oklahoma_limit
+from .melds import default_spread, validate_spread
 from .rules import Rules
 from .scoring import score_showdown
 from .sheets import HollywoodSheet, PartnershipSheet, ThreePlayerSheet, partnership_pairings
 
-__all__ = ["SheetInputError", "score_sheet", "resolve_hand", "SCORINGS"]
+__all__ = ["SheetInputError", "score_sheet", "resolve_hand", "SCORINGS", "sheet_csv"]
 
 SCORINGS = ("standard", "hollywood", "three_player", "partnership")
 _PLAYER_COUNT = {"standard": 2, "hollywood": 2, "three_player": 3, "partnership": 4}
@@ -93,39 +101,70 @@ def resolve_hand(entry: Any, rules: Rules, names: list[str], where: str,
     if len(others) != 1:
         raise SheetInputError(f"{where}: cannot tell who defended; use winner+points")
     d = others[0]
+    result = entry.get("result", "knock")
+    if result not in ("knock", "gin", "big_gin", "undercut"):
+        raise SheetInputError(f"{where}: result must be knock, gin, big_gin or undercut")
+    limit, spade = rules.knock_limit, False
+    if rules.oklahoma and entry.get("upcard") is not None:
+        try:
+            up = parse_card(str(entry["upcard"]))
+        except GinRummyError as e:
+            raise SheetInputError(f"{where}: upcard: {e}") from None
+        limit = oklahoma_limit(rules, up)  # O-1, O-2
+        spade = rules.oklahoma_spade_double and card_suit(up) == 0  # O-4
     try:
-        if "melds" in entry or "defender" in entry:
-            big = entry.get("result") == "big_gin"
-            melds = [CardSet.parse(m) for m in entry.get("melds", [])]
-            dead = CardSet.parse(entry.get("deadwood", []))
-            shown = dead
-            for m in melds:
-                shown = shown | m
-            spread = validate_spread(shown, melds)
+        if "melds" in entry or "defender" in entry or "knocker_cards" in entry:
+            big = result == "big_gin"
+            if "knocker_cards" in entry:
+                shown = CardSet.parse(entry["knocker_cards"], count=11 if big else 10)
+                spread = default_spread(shown)
+            else:
+                melds = [CardSet.parse(m) for m in entry.get("melds", [])]
+                shown = CardSet.parse(entry.get("deadwood", []))
+                for m in melds:
+                    shown = shown | m
+                spread = validate_spread(shown, melds)
+            if result == "gin" and spread.deadwood_points:
+                raise SheetInputError(f"{where}: not gin: the knocker's deadwood is "
+                                      f"{spread.deadwood_points}")
             sd = score_showdown(rules, spread, CardSet.parse(entry.get("defender", []), count=10),
-                                big_gin=big)
+                                big_gin=big, knock_limit=limit, spade_double=spade)
             winner = None if sd.winner is None else (k if sd.winner == "knocker" else d)
+            _expect(result, sd.kind, where)
             return (winner, sd.points, sd.kind, sd.boxes)
     except (GinRummyError, TypeError) as e:
+        if isinstance(e, SheetInputError):
+            raise
         raise SheetInputError(f"{where}: {e}") from None
-    result = entry.get("result", "knock")
+    mult = 2 if spade else 1
     kd = _int(entry.get("knocker_deadwood", 0), f"{where}: knocker_deadwood")
     dd = _int(entry.get("defender_deadwood"), f"{where}: defender_deadwood")
     if result in ("gin", "big_gin"):
         if result == "big_gin" and rules.big_gin_bonus is None:
             raise SheetInputError(f"{where}: big gin is not played under these rules")
         bonus = rules.gin_bonus if result == "gin" else (rules.big_gin_bonus or 0)
-        return (k, dd + bonus, result, 1 + (2 if rules.extra_boxes else 0))
-    if result != "knock":
-        raise SheetInputError(f"{where}: result must be knock, gin or big_gin")
-    if kd > rules.knock_limit and not rules.oklahoma:
-        raise SheetInputError(f"{where}: knocker_deadwood {kd} is over the knock limit "
-                              f"{rules.knock_limit}")
+        return (k, (dd + bonus) * mult, result, 1 + (2 if rules.extra_boxes else 0))
+    if limit == 0 and kd:
+        raise SheetInputError(f"{where}: no knocking here (" + (
+            "straight gin" if rules.straight else "Oklahoma ace upcard: gin only") + ")")
+    if kd > limit and (not rules.oklahoma or entry.get("upcard") is not None):
+        raise SheetInputError(f"{where}: knocker_deadwood {kd} is over the knock limit {limit}")
     if kd < dd:
-        return (k, dd - kd, "knock", 1)
+        _expect(result, "knock", where)
+        return (k, (dd - kd) * mult, "knock", 1)
     if kd > dd or rules.undercut_on_tie:
-        return (d, kd - dd + rules.undercut_bonus, "undercut", 1 + (1 if rules.extra_boxes else 0))
+        return (d, (kd - dd + rules.undercut_bonus) * mult, "undercut",
+                1 + (1 if rules.extra_boxes else 0))
+    _expect(result, "tie", where)
     return (None, 0, "tie", 0)
+
+
+def _expect(result: str, kind: str, where: str) -> None:
+    """A hand entered as an undercut must score as one."""
+    if result == "undercut" and kind != "undercut":
+        raise SheetInputError(f"{where}: not an undercut: the knocker's deadwood is lower, "
+                              "the knocker wins the hand" if kind == "knock" else
+                              f"{where}: not an undercut ({kind})")
 
 
 def _final_json(f: FinalScore, names: list[str]) -> dict[str, Any]:
@@ -192,7 +231,8 @@ def _standard(rules: Rules, names: list[str], hands: list[Any], fd: int,
         g.add_result(w, p, kind=kind, boxes=boxes)
         lines.append({"number": i, "winner": None if w is None else names[w], "points": p,
                       "kind": kind, "running": dict(zip(names, g.hand_points, strict=True))})
-    out.update(hands=lines, over=g.is_over, games=[_final_json(g.final(), names)])
+    out.update(hands=lines, over=g.is_over, games=[_final_json(g.final(), names)],
+               next=None if g.is_over else {"dealer": names[g.dealer], "players": names})
     out["totals"] = dict(zip(names, g.final().totals, strict=True))
     return out
 
@@ -215,7 +255,8 @@ def _hollywood(rules: Rules, names: list[str], hands: list[Any], out: dict[str, 
         games.append(entry)
     t = s.totals()
     out.update(hands=lines, over=s.is_over, games=games,
-               totals=dict(zip(names, t, strict=True)))
+               totals=dict(zip(names, t, strict=True)),
+               next=None if s.is_over else {"players": names})
     return out
 
 
@@ -238,7 +279,9 @@ def _three(rules: Rules, names: list[str], hands: list[Any], fd: int, out: dict[
                hand_points=dict(zip(names, s.hand_points, strict=True)),
                boxes=dict(zip(names, s.boxes, strict=True)),
                winner=None if s.winner is None else names[s.winner],
-               settlements=settle, totals=totals)
+               settlements=settle, totals=totals,
+               next=None if s.is_over else {"dealer": names[s.dealer],
+                                            "players": [names[x] for x in s.players]})
     return out
 
 
@@ -264,6 +307,78 @@ def _partnership(rules: Rules, names: list[str], hands: list[Any], out: dict[str
             "team": None if team is None else teams[team],
             "running": dict(zip(teams, s.game.hand_points, strict=True))})
     f = s.final()
+    nxt = partnership_pairings(len(s.tables) + 1)
     out.update(hands=lines, over=s.is_over, teams=teams, games=[_final_json(f, teams)],
-               totals=dict(zip(teams, f.totals, strict=True)))
+               totals=dict(zip(teams, f.totals, strict=True)),
+               next=None if s.is_over else {"tables": [[names[x] for x in p] for p in nxt]})
     return out
+
+
+# ------------------------------------------------------------------------------------- CSV
+def _csv_rows(out: dict[str, Any]) -> list[list[Any]]:
+    names: list[str] = out["players"]
+    sc = out["scoring"]
+    rows: list[list[Any]] = [["scoring", sc], ["players", *names]]
+    if sc == "partnership":
+        teams = out["teams"]
+        rows.append(["hand", "table 1", "winner", "points", "table 2", "winner", "points",
+                     "team", *teams])
+        for h in out["hands"]:
+            t1, t2 = h["tables"]
+            rows.append([h["number"], "-".join(t1["players"]), t1["winner"] or "", t1["points"],
+                         "-".join(t2["players"]), t2["winner"] or "", t2["points"],
+                         h["team"] or "", *(h["running"][t] for t in teams)])
+    elif sc == "three_player":
+        rows.append(["hand", "dealer", "players", "winner", "kind", "points"])
+        for h in out["hands"]:
+            rows.append([h["number"], h["dealer"], "-".join(h["players"]), h["winner"] or "",
+                         h["kind"], h["points"]])
+    elif sc == "hollywood":
+        rows.append(["hand", "winner", "kind", "points", "games"])
+        for h in out["hands"]:
+            rows.append([h["number"], h["winner"] or "", h["kind"], h["points"],
+                         " ".join(str(g) for g in h["games"])])
+    else:
+        rows.append(["hand", "winner", "kind", "points", *names])
+        for h in out["hands"]:
+            rows.append([h["number"], h["winner"] or "", h["kind"], h["points"],
+                         *(h["running"][n] for n in names)])
+    rows.append([])
+    if sc == "three_player":
+        rows.append(["", *names])
+        rows.append(["hand points", *(out["hand_points"][n] for n in names)])
+        rows.append(["boxes", *(out["boxes"][n] for n in names)])
+        for opp, f in out["settlements"].items():
+            rows.append([f"settlement {f['winner']} v {opp}", f["totals"][f["winner"]],
+                         f["totals"][opp], "shutout" if f["shutout"] else ""])
+    else:
+        cols = out["teams"] if sc == "partnership" else names
+        for g in out["games"]:
+            label = f"game {g['number']}" if sc == "hollywood" else "game"
+            rows.append([label, *cols])
+            closed = g["winner"] is not None
+            for key in ("hand_points", "boxes", "box_points", "totals") if closed \
+                    else ("hand_points", "boxes"):
+                rows.append([key.replace("_", " "), *(g[key][c] for c in cols)])
+            if closed:
+                rows.append(["game bonus", *((g["game_bonus"] if g["winner"] == c else 0)
+                                             for c in cols)])
+                rows.append(["winner", g["winner"], "shutout" if g["shutout"] else ""])
+            else:
+                rows.append(["open"])
+    rows.append(["total", *(out["totals"][c] for c in out["totals"])])
+    rows.append(["over", "yes" if out["over"] else "no"])
+    return rows
+
+
+def sheet_csv(out: dict[str, Any]) -> str:
+    """A scored sheet (:func:`score_sheet`'s answer) as CSV text: the hands, then each game's
+    settlement and the totals."""
+    import csv
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\r\n")
+    for row in _csv_rows(out):
+        w.writerow(row)
+    return buf.getvalue()

@@ -105,6 +105,12 @@ class Rules:
         if self.oklahoma and self.knock_limit != 10:
             raise RulesError("oklahoma takes the knock limit from the upcard: leave knock_limit "
                              "at 10")
+        if not self.oklahoma and self.oklahoma_ace != "gin_only":
+            raise RulesError("oklahoma_ace is the Oklahoma reading of an ace upcard (O-2): it "
+                             "needs oklahoma on")
+        if not self.oklahoma and not self.oklahoma_spade_double:
+            raise RulesError("oklahoma_spade_double is the Oklahoma spade upcard rule (O-4): it "
+                             "needs oklahoma on")
 
     # presets ----------------------------------------------------------------------------------
     @classmethod

@@ -29,6 +29,14 @@ test("a missing key falls back to the given text, then to the humanized key", ()
   assert.ok(t.has("a") && !t.has("b"));
 });
 
+test("a count of one takes the key's _one form when there is one", () => {
+  const t = makeT({ won: "won {points} points", won_one: "won {points} point", cards: "{n} cards" });
+  assert.equal(t("won", { points: 1 }), "won 1 point");
+  assert.equal(t("won", { points: 2 }), "won 2 points");
+  assert.equal(t("cards", { n: 1 }), "1 cards");
+  assert.equal(en("result.knock.opp", { points: 1 }), "Computer knocked and won 1 point");
+});
+
 test("every catalog has exactly the English keys, all non-empty strings", () => {
   const keys = Object.keys(cat.en).sort();
   for (const l of LANGUAGES) {

@@ -129,6 +129,9 @@ test("deadwood counter and prompts", () => {
   assert.equal(promptKey({ phase: "discard", legal }), "prompt.discard_or_knock");
   assert.equal(promptKey({ phase: "discard", legal: [] }), "prompt.discard");
   assert.equal(promptKey({ phase: "offer" }, true), "prompt.opponent");
+  // the last discard may be taken only to knock or gin; Pass is the other choice
+  assert.equal(promptKey({ phase: "draw", legal: [{ type: "draw_discard" }, { type: "pass" }] }), "prompt.last_discard");
+  assert.equal(promptKey({ phase: "draw", legal: [{ type: "pass" }] }), "prompt.last_discard_pass");
 });
 
 test("rules overrides are only the fields that differ from the preset", () => {

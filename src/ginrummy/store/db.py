@@ -7,14 +7,16 @@ creating browser's player id, the person's hand order, the sequence number and t
 action texts in order; plus the deal's result once it is over (for statistics). A game is rebuilt
 by replaying its deals (:class:`ginrummy.records.GameRecord`).
 
-SQLite (the default) runs in WAL mode with ``synchronous=FULL``; every save is one transaction,
-committed before the caller answers.
+SQLite (the default) runs in WAL mode with ``synchronous=FULL``; every save is committed before
+the caller answers (saves made at the same moment share one commit: see :class:`Store`).
 """
 
 from __future__ import annotations
 
 import json
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,7 @@ from typing import Any
 from sqlalchemy import (
     Boolean,
     Column,
+    Connection,
     Engine,
     Float,
     ForeignKey,
@@ -30,6 +33,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -176,16 +180,52 @@ def _deal_row(r: Any) -> DealRow:
     )
 
 
+# Statements built once, with bound parameters: SQLAlchemy then reuses their compiled form
+# instead of building and compiling a new statement for every request (several ms each).
+_INSERT_GAME = insert(games)
+_INSERT_DEAL = insert(deals)
+_SELECT_GAME = select(games).where(games.c.id == bindparam("k_id"))
+_SELECT_DEALS = select(deals).where(deals.c.game_id == bindparam("k_id")).order_by(deals.c.number)
+_DEAL_FIELDS = [c.name for c in deals.c if c.name not in ("game_id", "number")]
+_UPDATE_DEAL = (update(deals)
+                .where(deals.c.game_id == bindparam("k_game"),
+                       deals.c.number == bindparam("k_number"))
+                .values({k: bindparam(f"v_{k}") for k in _DEAL_FIELDS}))
+_SET_ORDER = (update(games).where(games.c.id == bindparam("k_id"))
+              .values(hand_order=bindparam("v_hand_order")))
+_UPDATE_GAME: dict[tuple[str, ...], Any] = {}
+
+
+def _update_game(keys: tuple[str, ...]) -> Any:
+    """``UPDATE games SET <keys> WHERE id = :k_id AND seq = :k_old_seq``, built once per key
+    set."""
+    stmt = _UPDATE_GAME.get(keys)
+    if stmt is None:
+        stmt = (update(games)
+                .where(games.c.id == bindparam("k_id"), games.c.seq == bindparam("k_old_seq"))
+                .values({k: bindparam(f"v_{k}") for k in keys}))
+        _UPDATE_GAME[keys] = stmt
+    return stmt
+
+
 def _make_engine(url: str) -> Engine:
     u = make_url(url)
     if u.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
+        return create_engine(url, pool_pre_ping=True, hide_parameters=True)
     memory = u.database in (None, "", ":memory:")
-    kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
+    # hide_parameters: a database error's message (which reaches the server log) must not carry
+    # the bound values: decks, salts, the computer's secret
+    kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30},
+                              "hide_parameters": True}
     if memory:
         kwargs["poolclass"] = StaticPool
-    elif u.database:
-        Path(u.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    else:
+        if u.database:
+            Path(u.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        # keep a connection for every request thread: beyond the pool, SQLAlchemy opens and
+        # closes a new connection per use (with its PRAGMAs), and waits once 5 + 10 are out
+        kwargs["pool_size"] = 32
+        kwargs["max_overflow"] = 32
     engine = create_engine(url, **kwargs)
 
     @event.listens_for(engine, "connect")
@@ -202,30 +242,102 @@ def _make_engine(url: str) -> Engine:
 
 
 class _Conflict(Exception):
-    """The game moved on meanwhile: roll the transaction back."""
+    """The game moved on meanwhile: nothing of this write is applied."""
+
+
+class _Job:
+    """One write waiting for its commit (see :meth:`Store._write`)."""
+
+    __slots__ = ("fn", "result", "error", "done")
+
+    def __init__(self, fn: Callable[[Connection], Any]) -> None:
+        self.fn = fn
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.done = False
 
 
 class Store:
     """The games of one database.
 
     :param url: any SQLAlchemy URL (``sqlite:///path``, ``postgresql+psycopg://...``).
+
+    Writes to SQLite are committed in groups: SQLite has one writer at a time and every commit
+    waits for the disk (``synchronous=FULL``), so the writes that queue up while one commit is
+    on its way are all committed together by the next one (one disk flush for all). Each write
+    still returns only once its transaction is committed. Writers of this process queue on a
+    lock here rather than in SQLite's busy handler, which sleeps in steps of up to 100 ms; other
+    processes on the same file still wait through ``busy_timeout``.
     """
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = _make_engine(url)
         metadata.create_all(self.engine)
+        self._grouped = self.engine.dialect.name == "sqlite"
+        self._writer = threading.Lock()  # held by the thread committing a group
+        self._pending_lock = threading.Lock()
+        self._pending: list[_Job] = []
 
     def close(self) -> None:
         self.engine.dispose()
 
     # ---------------------------------------------------------------------------------- write
+    def _write(self, fn: Callable[[Connection], Any]) -> Any:
+        """Run ``fn(conn)`` in a committed transaction and return its result; ``fn`` raises
+        :class:`_Conflict` before writing anything when the write must not happen (then
+        ``_Conflict`` is raised here). With SQLite, ``fn`` shares its transaction with the other
+        writes waiting at the same time."""
+        if not self._grouped:
+            with self.engine.begin() as conn:
+                return fn(conn)
+        job = _Job(fn)
+        with self._pending_lock:
+            self._pending.append(job)
+        with self._writer:
+            # a group taken before this thread got the lock has been committed already: if it
+            # held this job, the job is done; else the job is still pending, in the group below
+            if not job.done:
+                with self._pending_lock:
+                    group, self._pending = self._pending, []
+                self._commit_group(group)
+        if job.error is not None:
+            raise job.error
+        return job.result
+
+    def _commit_group(self, group: list[_Job]) -> None:
+        try:
+            try:
+                with self.engine.begin() as conn:
+                    for job in group:
+                        try:
+                            job.result = job.fn(conn)
+                        except _Conflict as e:  # nothing of it was written
+                            job.error = e
+            except Exception:
+                # one write failed (or the commit): each on its own, so that only it fails
+                for job in group:
+                    job.result, job.error = None, None
+                    try:
+                        with self.engine.begin() as conn:
+                            job.result = job.fn(conn)
+                    except Exception as e:
+                        job.error = e
+        finally:
+            for job in group:
+                job.done = True
+
     def insert_game(self, game: GameRow, new_deals: list[DealRow]) -> None:
         """Create a game with its first deal(s), in one transaction."""
-        with self.engine.begin() as conn:
-            conn.execute(insert(games).values(**_game_values(game)))
-            for d in new_deals:
-                conn.execute(insert(deals).values(**_deal_values(game.id, d)))
+        values = _game_values(game)
+        deal_values = [_deal_values(game.id, d) for d in new_deals]
+
+        def write(conn: Connection) -> None:
+            conn.execute(_INSERT_GAME, values)
+            for v in deal_values:
+                conn.execute(_INSERT_DEAL, v)
+
+        self._write(write)
 
     def save(self, game_id: str, old_seq: int, changes: dict[str, Any],
              changed_deals: list[DealRow]) -> bool:
@@ -236,38 +348,44 @@ class Store:
         if "hand_order" in values and values["hand_order"] is not None:
             values["hand_order"] = json.dumps(values["hand_order"])
         values["updated_at"] = time.time()
+        keys = tuple(sorted(values))
+        params = {f"v_{k}": values[k] for k in keys}
+        params["k_id"] = game_id
+        params["k_old_seq"] = old_seq
+        deal_params = []
+        for d in changed_deals:
+            v = _deal_values(game_id, d)
+            dp = {f"v_{k}": v[k] for k in _DEAL_FIELDS}
+            dp["k_game"] = game_id
+            dp["k_number"] = d.number
+            deal_params.append((dp, v))
+
+        def write(conn: Connection) -> None:
+            if conn.execute(_update_game(keys), params).rowcount != 1:
+                raise _Conflict  # the first statement: nothing written
+            for dp, v in deal_params:
+                if conn.execute(_UPDATE_DEAL, dp).rowcount == 0:
+                    conn.execute(_INSERT_DEAL, v)
+
         try:
-            with self.engine.begin() as conn:
-                res = conn.execute(update(games)
-                                   .where(games.c.id == game_id, games.c.seq == old_seq)
-                                   .values(**values))
-                if res.rowcount != 1:
-                    raise _Conflict
-                for d in changed_deals:
-                    v = _deal_values(game_id, d)
-                    r = conn.execute(update(deals).where(deals.c.game_id == game_id,
-                                                         deals.c.number == d.number).values(**v))
-                    if r.rowcount == 0:
-                        conn.execute(insert(deals).values(**v))
+            self._write(write)
         except _Conflict:
             return False
         return True
 
     def set_hand_order(self, game_id: str, order: dict[str, Any]) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(update(games).where(games.c.id == game_id)
-                         .values(hand_order=json.dumps(order)))
+        params = {"k_id": game_id, "v_hand_order": json.dumps(order)}
+        self._write(lambda conn: conn.execute(_SET_ORDER, params))
 
     # ----------------------------------------------------------------------------------- read
     def get_game(self, game_id: str) -> GameRow | None:
         with self.engine.connect() as conn:
-            r = conn.execute(select(games).where(games.c.id == game_id)).first()
+            r = conn.execute(_SELECT_GAME, {"k_id": game_id}).first()
         return None if r is None else _game_row(r)
 
     def get_deals(self, game_id: str) -> list[DealRow]:
         with self.engine.connect() as conn:
-            rows = conn.execute(select(deals).where(deals.c.game_id == game_id)
-                                .order_by(deals.c.number)).all()
+            rows = conn.execute(_SELECT_DEALS, {"k_id": game_id}).all()
         return [_deal_row(r) for r in rows]
 
     def player_games(self, player_id: str) -> list[GameRow]:

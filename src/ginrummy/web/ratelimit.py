@@ -19,6 +19,50 @@ class RateLimits:
     requests: int | None = 600
     window: float = 60.0
 
+    @classmethod
+    def from_env(cls, text: str | None) -> RateLimits:
+        """The limits named by ``$GINRUMMY_RATE_LIMITS``: unset or empty = the defaults;
+        ``off`` = no limits (a load test on loopback); else ``creates=N,requests=N,window=S``
+        (any subset; ``off`` for one limit switches just that one off).
+
+        >>> RateLimits.from_env("off")
+        RateLimits(creates=None, requests=None, window=60.0)
+        >>> RateLimits.from_env("requests=5000, window=10")
+        RateLimits(creates=30, requests=5000, window=10.0)
+
+        :raises ValueError: an unreadable setting.
+        """
+        t = (text or "").strip().lower()
+        if not t:
+            return cls()
+        if t in ("off", "none", "0", "false", "no"):
+            return cls(creates=None, requests=None)
+        d = cls()
+        creates, requests, window = d.creates, d.requests, d.window
+        for part in t.split(","):
+            key, eq, value = (x.strip() for x in part.partition("="))
+            try:
+                if not eq:
+                    raise ValueError
+                if key == "window":
+                    window = float(value)
+                    if not window > 0:
+                        raise ValueError
+                elif key in ("creates", "requests"):
+                    n = None if value in ("off", "none") else int(value)
+                    if n is not None and n < 1:
+                        raise ValueError
+                    if key == "creates":
+                        creates = n
+                    else:
+                        requests = n
+                else:
+                    raise ValueError
+            except ValueError:
+                raise ValueError(f"GINRUMMY_RATE_LIMITS: cannot read {part.strip()!r}; "
+                                 "write off, or creates=N,requests=N,window=SECONDS") from None
+        return cls(creates=creates, requests=requests, window=window)
+
 
 class RateLimiter:
     """At most ``limit`` hits per ``window`` seconds for each key."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-__all__ = ["NewGame", "ActionIn", "OrderIn"]
+__all__ = ["NewGame", "ActionIn", "OrderIn", "ErrorOut", "StaleOut", "MalformedOut"]
 
 
 class NewGame(BaseModel):
@@ -18,6 +18,7 @@ class NewGame(BaseModel):
     level: str | None = Field(default=None, max_length=64)
     preset: str | None = Field(default=None, max_length=64)
     rules: dict[str, Any] | None = Field(default=None, max_length=40)
+    scoring: str | None = Field(default=None, max_length=32)  # docs/variants.md
 
 
 class ActionIn(BaseModel):
@@ -35,3 +36,27 @@ class OrderIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     cards: list[str] = Field(max_length=52)
+
+
+# ------------------------------------------------------------ error answers (OpenAPI only)
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorOut(BaseModel):
+    """Every error of docs/api.md: ``{"detail": {"code", "message"}}``."""
+
+    detail: ErrorDetail
+
+
+class StaleOut(ErrorOut):
+    """409 ``stale``: the current state comes with it."""
+
+    state: dict[str, Any]
+
+
+class MalformedOut(BaseModel):
+    """422 for a body or parameter of the wrong shape: FastAPI's validation list."""
+
+    detail: list[dict[str, Any]]

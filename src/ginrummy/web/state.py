@@ -23,6 +23,7 @@ from ..melds import (
     evaluate_discards,
     min_deadwood_mask,
 )
+from ..variants import inactive_fields
 from ..views import PlayerView, ViewEvent, view_of
 
 __all__ = ["YOU", "DealInfo", "build_state", "game_seq", "deal_event_count", "ordered_hand",
@@ -312,6 +313,7 @@ def build_state(*, game_id: str, game: Game, deals: Sequence[DealInfo], level: s
         "rules": rules,
         "knock_limit": view.knock_limit,
         "knock_limit_reason": "upcard" if game.rules.oklahoma else "rules",
+        "rules_inactive": list(inactive_fields(game.rules)),  # docs/variants.md
         "initial_upcard": card_text(view.upcard),
         "hand": ordered_hand(view, hand_order),
         "drawn": _c(view.drawn_card),

@@ -12,6 +12,10 @@ import {
   newEvents, scoreRows, meldsWithLayoffs, deadwoodOf, promptKey, rulesOverrides,
 } from "./model.js";
 import { playSound } from "./sound.js";
+import {
+  isVariant, playerName, opponentOf, scoringName, variantHeadline, renderVariantBar, renderVariantScore,
+  variantResultLines, fillScoring, presetForScoring, applyConstraints,
+} from "./variants.js";
 
 const KEY_CURRENT = "ginrummy.current";
 const KEY_SETTINGS = "ginrummy.settings";
@@ -104,6 +108,7 @@ function applyStaticText() {
   const langs = (S.meta && S.meta.languages) || LANGUAGES;
   sel.replaceChildren(...langs.map((l) => el("option", { value: l, lang: l, text: LANGUAGE_NAMES[l] || l })));
   sel.value = S.lang;
+  $("lang-code").textContent = S.lang.toUpperCase();
   sel.setAttribute("aria-label", t("settings.language"));
   renderHelpKeys();
 }
@@ -171,6 +176,7 @@ function render() {
   renderScore();
   renderResult();
   renderFair();
+  renderVariantBar($("vt-bar"), S.state, t);
 }
 
 function renderRules() {
@@ -179,10 +185,12 @@ function renderRules() {
   $("rules-more").hidden = !S.state;
   if (!S.state) { box.textContent = ""; list.replaceChildren(); return; }
   const parts = rulesSummary(S.state, t);
+  if (isVariant(S.state)) parts.unshift(scoringName(S.state.table.scoring, t));
+  const unused = new Set(S.state.rules_inactive || []);
   box.replaceChildren(el("b", { text: parts[0] }), ...parts.slice(1).flatMap((p) => [el("span", { class: "sep", "aria-hidden": "true", text: "·" }), " ", p]));
   const rules = S.state.rules || {};
   list.replaceChildren(...Object.entries(rules).filter(([k]) => k !== "preset").flatMap(([k, v]) => [
-    el("dt", { text: fieldLabel(k, t) }), el("dd", { text: ruleValue(k, v) }),
+    el("dt", { text: fieldLabel(k, t) }), el("dd", { text: unused.has(k) ? t("value.unused") : ruleValue(k, v) }),
   ]));
 }
 
@@ -203,9 +211,10 @@ function renderOpponent() {
   const tb = currentTable();
   const you = st ? st.you ?? 0 : 0;
   const lvl = st && st.level ? ` (${levelName(st.level, t)})` : "";
-  $("opp-name").textContent = t("table.computer") + lvl;
+  const oppSeat = st && isVariant(st) ? opponentOf(st) : null;
+  $("opp-name").textContent = (oppSeat !== null ? playerName(st, oppSeat, t) : t("table.computer")) + lvl;
   $("opp-count").textContent = st ? t("table.cards", { n: tb.oppCount }) : "";
-  $("opp-dealer").hidden = !st || st.dealer === you;
+  $("opp-dealer").hidden = !st || st.dealer === you || (isVariant(st) && st.dealer !== oppSeat);
   $("me-dealer").hidden = !st || st.dealer !== you;
   const backs = [];
   for (let i = 0; i < tb.oppCount; i++) backs.push(backEl());
@@ -254,7 +263,9 @@ function renderStatus() {
   const offer = $("offer");
   const canTake = findLegal(st, "take");
   const canPass = findLegal(st, "pass");
-  offer.hidden = !(st && st.phase === "offer" && (canTake || canPass)) || S.animating;
+  // Pass: the first-turn offer, and the R-8.2 choice on the last discard (phase "draw").
+  offer.hidden = !(st && (st.phase === "offer" || st.phase === "draw") && (canTake || canPass)) || S.animating;
+  $("btn-take").hidden = !canTake && st?.phase !== "offer";
   $("btn-take").disabled = !canTake || S.busy || S.animating;
   $("btn-pass").disabled = !canPass || S.busy || S.animating;
   const meta = [];
@@ -374,6 +385,7 @@ function renderScore() {
   const body = $("score-body");
   const st = S.state;
   if (!st || !st.score) { body.replaceChildren(el("p", { class: "target", text: t("score.empty") })); return; }
+  if (isVariant(st)) { renderVariantScore(body, st, t); return; }
   const you = st.you ?? 0;
   const sc = scoreRows(st.score, you);
   const head = el("thead", {}, el("tr", {},
@@ -416,14 +428,23 @@ function renderResult() {
   const show = !!(st && st.result && (st.phase === "hand-over" || st.phase === "game-over") && !S.animating);
   const wasHidden = panel.hidden;
   panel.hidden = !show;
+  $("table").classList.toggle("has-result", show);
   if (!show) return;
   const res = st.result;
   const you = st.you ?? 0;
   const over = st.phase === "game-over";
   const final = st.score && st.score.final;
-  $("result-h").textContent = over && final ? t(final.winner === you ? "game.won.you" : "game.won.opp") : resultHeadline(res, you, t);
+  const headline = isVariant(st) ? variantHeadline(res, st, t) : resultHeadline(res, you, t);
+  const several = isVariant(st) && st.table.scoring !== "hollywood";  // more than one computer
+  const overText = t(final && final.winner === (several ? 0 : you) ? "game.won.you" : several ? "vt.game_lost" : "game.won.opp");
+  $("result-h").textContent = over && final ? overText : headline;
   const sub = [];
-  if (over) sub.push(resultHeadline(res, you, t));
+  if (over) sub.push(headline);
+  if (over && final && final.totals && !isVariant(st)) {
+    // the final totals here too: on a phone the score sheet is below the table
+    sub.push(t("game.final", { you: final.totals[you], opp: final.totals[1 - you] }));
+  }
+  sub.push(...variantResultLines(st, t));
   if (res.doubled) sub.push(t("result.doubled"));
   $("result-sub").textContent = sub.join(" · ");
 
@@ -431,7 +452,7 @@ function renderResult() {
   const other = (seat) => (res.hands || []).find((h) => h.seat !== seat);
   $("result-hands").replaceChildren(...hands.map((h) => {
     const me = h.seat === you;
-    const who = me ? t("table.you") : t("table.computer");
+    const who = me ? t("table.you") : isVariant(st) ? playerName(st, h.seat, t) : t("table.computer");
     let role = "";
     if (res.kind !== "dead" && res.knocker !== null && res.knocker !== undefined) {
       if (h.seat === res.knocker) role = t(res.kind === "gin" ? "result.role.gin" : res.kind === "big_gin" ? "result.role.big_gin" : "result.role.knocker");
@@ -442,7 +463,8 @@ function renderResult() {
     const groups = melds.map((m, i) => {
       const g = el("div", { class: `group meld m${i % 4}`, role: "group", "aria-label": t("hand.meld_label", { n: i + 1, kind: t(isRunMeld(m.cards) ? "hand.run" : "hand.set") }) });
       const laidBy = t(h.seat === you ? "result.laid_by_opp" : "result.laid_by_you");
-      const all = sortForShow(m.cards.concat(m.laid));
+      // a run shows its laid-off cards where they extend it; a set, after its own cards
+      const all = isRunMeld(m.cards) ? sortForShow(m.cards.concat(m.laid)) : sortForShow(m.cards).concat(m.laid);
       for (const c of all) {
         const laid = m.laid.includes(c);
         g.append(cardEl(c, { mini: true, cls: laid ? "tag-laid" : "", attrs: laid ? { "data-tag": "+", "aria-label": `${cardName(c, t)}, ${laidBy}` } : {} }));
@@ -465,7 +487,7 @@ function renderResult() {
 
   const bd = (res.breakdown || []).map((b) => el("tr", {}, el("td", { text: breakdownLabel(b, t) }), el("td", { class: "n", text: b.points })));
   if (res.winner !== null && res.winner !== undefined) {
-    const winner = res.winner === you ? t("table.you") : t("table.computer");
+    const winner = res.winner === you ? t("table.you") : isVariant(st) ? playerName(st, res.winner, t) : t("table.computer");
     bd.push(el("tr", { class: "total" }, el("td", { text: t("result.total", { who: winner }) }), el("td", { class: "n", text: res.points })));
   }
   $("breakdown").replaceChildren(el("tbody", {}, bd));
@@ -525,6 +547,10 @@ function adoptState(state) {
   S.order = sameHand ? mergeOrder(S.order, state.hand || []) : [...(state.hand || [])];
   S.state = state;
   if (S.selected && (!S.order.includes(S.selected) || !["draw", "discard", "offer"].includes(state.phase))) S.selected = null;
+  // The server places a card it has no saved position for in suit order; the page keeps it where
+  // it appeared. Save the page's order then, so that a reload shows the hand exactly as it was.
+  const served = state.hand || [];
+  if (sameHand && S.order.length && S.order.some((c, i) => c !== served[i])) saveOrder();
 }
 
 /** Words for the live region: each move, then the result or what to do next. */
@@ -548,7 +574,8 @@ async function receive(state, { animate = true } = {}) {
   const evs = prev ? newEvents(state, S.lastSeq) : [];
   S.lastSeq = Math.max(state.seq ?? 0, ...evs.map((e) => e.seq ?? 0));
   const oppMoves = evs.filter((e) => e.seat !== you && e.seat !== null && e.seat !== undefined && ANIMATED.has(e.type));
-  if (animate && prev && oppMoves.length && prev.game_id === state.game_id) {
+  const watching = isVariant(state) && state.table.spectating;
+  if (animate && !watching && prev && oppMoves.length && prev.game_id === state.game_id) {
     await animateEvents(prev, state, evs);
   } else {
     adoptState(state);
@@ -834,7 +861,7 @@ async function openNewGame() {
   $("new-error").hidden = true;
   const dlg = $("dlg-new");
   if (!dlg.open) dlg.showModal();
-  $("new-start").focus();
+  $("new-start").focus({ preventScroll: true });  // the form opens at its top; the button is in sight
 }
 
 function levelId(l) { return typeof l === "object" && l ? l.name ?? l.id : l; }
@@ -859,6 +886,7 @@ function buildNewGameForm(reset) {
   const presets = Object.keys(m.presets || {});
   prSel.replaceChildren(...presets.map((p) => el("option", { value: p, text: presetName(p, t) })));
   prSel.value = presets.includes(prPrev) ? prPrev : presets.includes("standard") ? "standard" : presets[0];
+  fillScoring($("new-scoring"), m, t, reset ? saved.scoring : $("new-scoring").value);
   const current = reset ? { ...(m.presets || {})[prSel.value], ...(saved.preset === prSel.value ? saved.rules || {} : {}) } : readFields();
   buildFields(current);
   updatePresetNote();
@@ -866,7 +894,19 @@ function buildNewGameForm(reset) {
 
 function updatePresetNote() {
   const name = $("new-preset").value;
-  $("new-preset-note").textContent = t(`preset_note.${name}`, null, "");
+  const scoring = $("new-scoring").value || "standard";
+  $("new-preset-note").textContent = [t(`preset_note.${name}`, null, ""), scoring === "standard" ? "" : t(`scoring_note.${scoring}`, null, "")].filter(Boolean).join(" ");
+}
+
+/** The table choice: a scoring with its own preset (partnership) selects it; fields follow. */
+function onScoringChange() {
+  const preset = presetForScoring(S.meta, $("new-scoring").value);
+  if (preset && $("new-preset").value !== preset) {
+    $("new-preset").value = preset;
+    buildFields({ ...(S.meta.presets || {})[preset] });
+  }
+  applyConstraints($("new-fields"), $("new-scoring").value, S.meta, t);
+  updatePresetNote();
 }
 
 function fieldKind(f, presetValue) {
@@ -908,6 +948,7 @@ function buildFields(values) {
     }
     return el("label", {}, el("span", { text: label }), el("input", { type: "text", id, "data-field": f.name, "data-kind": kind, value: v ?? "" }));
   }));
+  applyConstraints(box, $("new-scoring").value || "standard", S.meta, t);
 }
 
 function readFields() {
@@ -940,13 +981,14 @@ async function startGame(ev) {
   btn.disabled = true;
   $("new-error").hidden = true;
   try {
-    const r = await api("POST", "/api/games", { level, preset, rules });
+    const scoring = $("new-scoring").value || "standard";
+    const r = await api("POST", "/api/games", { level, preset, rules, scoring });
     if (!r.ok) {
       $("new-error").textContent = detailMessage(r.data);
       $("new-error").hidden = false;
       return;
     }
-    store.set(KEY_NEW, { level, preset, rules });
+    store.set(KEY_NEW, { level, preset, rules, scoring });
     S.game = { game_id: r.data.game_id, token: r.data.token };
     store.set(KEY_CURRENT, S.game);
     S.state = null;
@@ -1149,6 +1191,8 @@ function wire() {
   $("new-cancel").addEventListener("click", () => $("dlg-new").close());
   $("dlg-new").addEventListener("cancel", (e) => { if (!S.state) e.preventDefault(); });
   $("new-preset").addEventListener("change", () => { buildFields({ ...(S.meta.presets || {})[$("new-preset").value] }); updatePresetNote(); });
+  $("new-scoring").addEventListener("change", onScoringChange);
+  $("new-fields").addEventListener("change", () => applyConstraints($("new-fields"), $("new-scoring").value, S.meta, t));
   $("form-knock").addEventListener("submit", (e) => {
     e.preventDefault();
     $("dlg-knock").close();

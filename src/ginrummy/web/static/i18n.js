@@ -18,14 +18,18 @@ export function interpolate(text, params) {
 /**
  * A translator over `catalog`. t(key, params, fallback): the catalog text, else `fallback`
  * (interpolated), else the humanized last part of the key. t.has(key) tells whether it exists.
+ * A count of one (params.n or params.points === 1) takes the key's "_one" form when the catalog
+ * has it ("1 point", not "1 points").
  */
 export function makeT(catalog = {}) {
+  const has = (k) => Object.prototype.hasOwnProperty.call(catalog, k);
   const t = (key, params, fallback) => {
-    const text = Object.prototype.hasOwnProperty.call(catalog, key) ? catalog[key] : fallback;
+    if (params && (params.n === 1 || params.points === 1) && has(`${key}_one`)) key = `${key}_one`;
+    const text = has(key) ? catalog[key] : fallback;
     if (text === undefined) return humanize(key.split(".").pop());
     return interpolate(text, params);
   };
-  t.has = (key) => Object.prototype.hasOwnProperty.call(catalog, key);
+  t.has = has;
   t.catalog = catalog;
   return t;
 }

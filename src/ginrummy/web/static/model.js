@@ -186,7 +186,9 @@ export function promptKey(state, animating) {
   if (!state) return "prompt.loading";
   switch (state.phase) {
     case "offer": return "prompt.offer";
-    case "draw": return findLegal(state, "draw_discard") ? "prompt.draw" : "prompt.draw_stock_only";
+    case "draw":
+      if (findLegal(state, "pass")) return findLegal(state, "draw_discard") ? "prompt.last_discard" : "prompt.last_discard_pass";
+      return findLegal(state, "draw_discard") ? "prompt.draw" : "prompt.draw_stock_only";
     case "discard": return findLegal(state, "knock") || findLegal(state, "gin") ? "prompt.discard_or_knock" : "prompt.discard";
     case "hand-over": return "prompt.hand_over";
     case "game-over": return "prompt.game_over";

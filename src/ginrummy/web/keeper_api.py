@@ -1,0 +1,200 @@
+"""The score keeper on the web (docs/variants.md): the ``/keeper`` page and the ``/api/sheets``
+endpoints. A sheet holds the outcome of each hand of a game played with real cards; the server
+scores it with :func:`ginrummy.keeper.score_sheet` under the chosen preset and scoring (the page
+holds no rules). Sheets are stored (:mod:`ginrummy.store.variants`) and owned through a token,
+like games.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Header, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from ..errors import RulesError
+from ..keeper import SheetInputError, score_sheet, sheet_csv
+from ..rules import PRESETS, Rules
+from ..store.variants import SheetRow, VariantStore
+from ..variants import PLAYER_COUNT, SCORINGS, check_table
+from .service import token_hash
+
+__all__ = ["install_keeper", "MAX_HANDS"]
+
+#: the most hands a sheet keeps (a game needs far fewer).
+MAX_HANDS = 400
+_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+
+
+class NewSheet(BaseModel):
+    """``POST /api/sheets``."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    scoring: str = Field(default="standard", max_length=32)
+    preset: str = Field(default="standard", max_length=64)
+    rules: dict[str, Any] | None = Field(default=None, max_length=40)
+    players: list[str] = Field(min_length=2, max_length=4)
+    first_dealer: str | None = Field(default=None, max_length=40)
+
+
+class HandIn(BaseModel):
+    """``POST /api/sheets/{id}/hands``: one hand in the format of :mod:`ginrummy.keeper`;
+    ``seq`` (optional) is the sheet's ``seq`` it was entered on."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    hand: dict[str, Any] = Field(max_length=20)
+    seq: StrictInt | None = Field(default=None, ge=0, le=10**9)
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"detail": {"code": code, "message": message}}, status_code=status)
+
+
+def _answer(row: SheetRow) -> dict[str, Any]:
+    return {"sheet_id": row.id, "seq": row.seq, "input": row.data,
+            "sheet": score_sheet(row.data)}
+
+
+def install_keeper(app: FastAPI, vstore: VariantStore, static_dir: Path, *,
+                   language: Callable[[Request, str | None], str],
+                   remember: Callable[[Response, str | None], None],
+                   set_lang: Callable[[str, str], str],
+                   bearer: Callable[[str | None], str | None]) -> None:
+    """Add the page and the endpoints to ``app`` (helpers passed by :mod:`ginrummy.web.app`)."""
+
+    def owned(sheet_id: str, authorization: str | None) -> SheetRow | None:
+        token = bearer(authorization)
+        if not token or not _ID_RE.match(sheet_id) or len(token) > 256:
+            return None
+        row = vstore.get_sheet(sheet_id)
+        if row is None or not hmac.compare_digest(row.token_hash, token_hash(token)):
+            return None
+        return row
+
+    @app.get("/keeper", response_class=HTMLResponse)
+    def keeper_page(request: Request, lang: str | None = Query(default=None)) -> Response:
+        lg = language(request, lang)
+        try:
+            doc = (static_dir / "keeper.html").read_text(encoding="utf-8")
+        except OSError:
+            return HTMLResponse("<!doctype html><title>Gin Rummy</title>"
+                                "<p>The score keeper is not installed.</p>", status_code=503)
+        resp = HTMLResponse(set_lang(doc, lg))
+        resp.headers["Content-Language"] = lg
+        resp.headers["Vary"] = "Accept-Language, Cookie"
+        resp.headers["Cache-Control"] = "no-cache"
+        remember(resp, lang)
+        return resp
+
+    @app.post("/api/sheets", status_code=201)
+    def new_sheet(body: NewSheet, request: Request) -> JSONResponse:
+        if body.scoring not in SCORINGS:
+            return _error(422, "sheet", f"scoring must be one of {', '.join(SCORINGS)}")
+        if body.preset not in PRESETS:
+            return _error(422, "rules", f"unknown rules preset {body.preset!r}; presets: "
+                                        f"{', '.join(PRESETS)}")
+        names = [n.strip() for n in body.players]
+        if len(names) != PLAYER_COUNT[body.scoring] or any(not n or len(n) > 40 for n in names):
+            return _error(422, "sheet", f"players: give {PLAYER_COUNT[body.scoring]} names of "
+                                        "1 to 40 characters")
+        ov = {k: v for k, v in (body.rules or {}).items() if k != "preset"}
+        try:
+            rules = Rules.preset(body.preset, **ov)
+            check_table(rules, body.scoring)
+        except (RulesError, TypeError) as e:
+            return _error(422, "rules", str(e))
+        data: dict[str, Any] = {"rules": {"preset": body.preset, **ov}, "scoring": body.scoring,
+                                "players": names, "hands": []}
+        if body.first_dealer is not None:
+            data["first_dealer"] = body.first_dealer.strip()
+        try:
+            score_sheet(data)
+        except SheetInputError as e:
+            return _error(422, "sheet", str(e))
+        token = secrets.token_urlsafe(32)
+        row = SheetRow(secrets.token_urlsafe(16), token_hash(token),
+                       getattr(request.state, "player_id", None), data)
+        vstore.insert_sheet(row)
+        return JSONResponse({"token": token, **_answer(row)}, status_code=201)
+
+    # the CSV route first: "{sheet_id}" alone would also match "abc.csv"
+    @app.get("/api/sheets/{sheet_id}.csv")
+    def sheet_as_csv(sheet_id: str, authorization: str | None = Header(default=None)
+                     ) -> Response:
+        row = owned(sheet_id, authorization)
+        if row is None:
+            return _error(404, "not_found", "no such sheet")
+        text = sheet_csv(score_sheet(row.data))
+        return Response("\ufeff" + text, media_type="text/csv; charset=utf-8", headers={
+            "Content-Disposition": f'attachment; filename="gin-rummy-{sheet_id[:8]}.csv"'})
+
+    @app.get("/api/sheets/{sheet_id}")
+    def get_sheet(sheet_id: str, authorization: str | None = Header(default=None)) -> Response:
+        row = owned(sheet_id, authorization)
+        if row is None:
+            return _error(404, "not_found", "no such sheet")
+        return JSONResponse(_answer(row))
+
+    @app.post("/api/sheets/{sheet_id}/hands")
+    def add_hand(sheet_id: str, body: HandIn,
+                 authorization: str | None = Header(default=None)) -> Response:
+        row = owned(sheet_id, authorization)
+        if row is None:
+            return _error(404, "not_found", "no such sheet")
+        if body.seq is not None and body.seq != row.seq:
+            return JSONResponse({"detail": {"code": "stale", "message": "the sheet has changed "
+                                            "since: here it is"}, **_answer(row)},
+                                status_code=409)
+        hands = list(row.data.get("hands", []))
+        if len(hands) >= MAX_HANDS:
+            return _error(422, "sheet", f"a sheet keeps at most {MAX_HANDS} hands")
+        rules = Rules.from_dict(row.data["rules"])
+        hand = dict(body.hand)
+        if rules.oklahoma and _needs_upcard(hand):
+            return _error(422, "sheet", f"hand {len(hands) + 1}: Oklahoma: give the upcard "
+                                        "(it sets the knock limit and a spade doubles)")
+        data = {**row.data, "hands": [*hands, hand]}
+        try:
+            score_sheet(data)
+        except SheetInputError as e:
+            return _error(422, "sheet", str(e))
+        if not vstore.save_sheet(row.id, row.seq, data):
+            fresh = vstore.get_sheet(row.id)
+            assert fresh is not None
+            return JSONResponse({"detail": {"code": "stale", "message": "the sheet has changed "
+                                            "since: here it is"}, **_answer(fresh)},
+                                status_code=409)
+        row.data, row.seq = data, row.seq + 1
+        return JSONResponse(_answer(row))
+
+    @app.delete("/api/sheets/{sheet_id}/hands/last")
+    def undo_hand(sheet_id: str, authorization: str | None = Header(default=None)) -> Response:
+        row = owned(sheet_id, authorization)
+        if row is None:
+            return _error(404, "not_found", "no such sheet")
+        hands = list(row.data.get("hands", []))
+        if not hands:
+            return _error(422, "sheet", "no hand to take back")
+        data = {**row.data, "hands": hands[:-1]}
+        if not vstore.save_sheet(row.id, row.seq, data):
+            return _error(409, "stale", "the sheet has changed since")
+        row.data, row.seq = data, row.seq + 1
+        return JSONResponse(_answer(row))
+
+
+def _needs_upcard(hand: dict[str, Any]) -> bool:
+    """A knock, gin or undercut scored from deadwood or cards needs the Oklahoma upcard."""
+    def one(h: Any) -> bool:
+        return isinstance(h, dict) and "knocker" in h and not h.get("upcard")
+
+    if isinstance(hand.get("tables"), list):
+        return any(one(t) for t in hand["tables"])
+    return one(hand)

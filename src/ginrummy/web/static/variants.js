@@ -1,0 +1,237 @@
+// The variant tables on the game page (docs/variants.md): Hollywood, three players, partnership.
+// Names of the players, the strip above the table (who deals and sits out, the other table's
+// progress, the team score), the variant score sheets, and the new-game menu's table choice with
+// the field dependencies the server publishes in /api/meta (`requires`, `scorings`). The server
+// is the authority: `constrain` only keeps the menu from offering what the server would refuse.
+// Pure helpers (constrain, playerName, ...) are unit-tested by tests/js/variants.test.mjs.
+
+import { cardShort, resultHeadline } from "./i18n.js";
+import { hollywoodFromState, partnershipFromState, threeFromState, renderModel } from "./sheet.js";
+
+export const isVariant = (st) => !!(st && st.table && st.table.scoring);
+
+// ------------------------------------------------------------------------------ names
+export function playerName(st, p, t) {
+  if (p === null || p === undefined) return "";
+  if (p === (st.you ?? 0)) return t("table.you");
+  const sc = st.table && st.table.scoring;
+  if (sc === "three_player") return t("vt.computer_n", { n: p });
+  if (sc === "partnership") return t(`vt.p4.${p}`);
+  return t("table.computer");
+}
+
+export function teamNames(t) {
+  return [t("vt.team.us"), t("vt.team.them")];
+}
+
+/** The person's opponent at the deal shown (null when the person sits out). */
+export function opponentOf(st) {
+  const you = st.you ?? 0;
+  const seats = (st.table && st.table.seats) || [];
+  return seats.includes(you) ? seats.find((p) => p !== you) ?? null : null;
+}
+
+export function scoringName(name, t) {
+  return t(`scoring.${name}`, null, name);
+}
+
+/** Headline of a deal's result naming the players ("Computer 2 knocked and won 12 points"). */
+export function variantHeadline(res, st, t) {
+  const you = st.you ?? 0;
+  if (!res || res.winner === null || res.winner === undefined || res.winner === you) return resultHeadline(res, you, t);
+  return t(`vt.result.${res.kind}`, { name: playerName(st, res.winner, t), points: res.points }, `${res.kind}: ${res.points}`);
+}
+
+/** One public event of a deal the person watches or of the other table, in words. */
+export function publicEventText(st, ev, t) {
+  const params = { name: playerName(st, ev.seat, t) };
+  if (ev.card) params.card = cardShort(ev.card, t);
+  return t(`vt.ev.${ev.type}`, params, ev.type);
+}
+
+// ------------------------------------------------------------------------------ new-game menu
+function holds(cond, values) {
+  const v = values[cond.field];
+  return "is" in cond ? v === cond.is : v !== cond.not;
+}
+
+/**
+ * What the menu shows (ginrummy.variants.constrain): `{values, off}`. A field the scoring fixes,
+ * or whose hard condition fails, takes its required value and is disabled; a field whose other
+ * condition fails is disabled (no effect) and keeps its value. Fields in `order`.
+ */
+export function constrain(values, scoring, meta) {
+  const v = { ...values };
+  const off = new Set();
+  const sc = ((meta && meta.scorings) || []).find((s) => s.name === scoring);
+  for (const [k, val] of Object.entries((sc && sc.fixed) || {})) { v[k] = val; off.add(k); }
+  const requires = (meta && meta.requires) || {};
+  const defaults = (meta && meta.defaults) || {};
+  const order = ((meta && meta.fields) || []).map((f) => f.name);
+  for (const name of order.length ? order : Object.keys(requires)) {
+    for (const c of requires[name] || []) {
+      if (!holds(c, v)) {
+        off.add(name);
+        if (c.hard) v[name] = defaults[name];
+      }
+    }
+  }
+  return { values: v, off };
+}
+
+export function fillScoring(select, meta, t, value) {
+  const list = (meta && meta.scorings) || [{ name: "standard" }];
+  select.replaceChildren(...list.map((s) => {
+    const o = document.createElement("option");
+    o.value = s.name;
+    o.textContent = scoringName(s.name, t);
+    return o;
+  }));
+  select.value = list.some((s) => s.name === value) ? value : "standard";
+}
+
+export function presetForScoring(meta, scoring) {
+  const sc = ((meta && meta.scorings) || []).find((s) => s.name === scoring);
+  return (sc && sc.preset) || null;
+}
+
+function readInput(box, name) {
+  const e = box.querySelector(`[data-field="${name}"]`);
+  if (!e) return undefined;
+  switch (e.dataset.kind) {
+    case "bool": return e.checked;
+    case "int": return e.value === "" ? null : Number(e.value);
+    case "onoff": { const on = document.getElementById(`${e.id}-on`); return on && on.checked ? Number(e.value) : null; }
+    default: return e.value;
+  }
+}
+
+function writeInput(box, name, value) {
+  const e = box.querySelector(`[data-field="${name}"]`);
+  if (!e) return;
+  if (e.dataset.kind === "bool") e.checked = !!value;
+  else if (e.dataset.kind === "onoff") {
+    const on = document.getElementById(`${e.id}-on`);
+    if (on) on.checked = value !== null && value !== undefined;
+    if (value !== null && value !== undefined) e.value = value;
+  } else e.value = String(value);
+}
+
+/** Apply `constrain` to the fields of the new-game form in `box`; mark the disabled ones. */
+export function applyConstraints(box, scoring, meta, t) {
+  const names = [...box.querySelectorAll("[data-field]")].map((e) => e.dataset.field);
+  const values = Object.fromEntries(names.map((n) => [n, readInput(box, n)]));
+  const { values: v, off } = constrain(values, scoring, meta);
+  for (const n of names) {
+    const e = box.querySelector(`[data-field="${n}"]`);
+    const label = e.closest("label");
+    if (v[n] !== values[n]) writeInput(box, n, v[n]);
+    const dis = off.has(n);
+    e.disabled = dis || (e.dataset.kind === "onoff" && !document.getElementById(`${e.id}-on`)?.checked);
+    const on = e.dataset.kind === "onoff" ? document.getElementById(`${e.id}-on`) : null;
+    if (on) on.disabled = dis;
+    if (label) {
+      label.classList.toggle("unused", dis);
+      label.title = dis ? t("value.unused") : "";
+    }
+  }
+  return off;
+}
+
+// ------------------------------------------------------------------------------ rendering
+function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const k of kids.flat()) if (k !== null && k !== undefined && k !== false) e.append(k);
+  return e;
+}
+
+function names(st, t) {
+  const n = (st.table && st.table.players) || 2;
+  return Array.from({ length: n }, (_, p) => playerName(st, p, t));
+}
+
+/** The variant score sheet in `body` (the side panel). */
+export function renderVariantScore(body, st, t) {
+  const sc = st.score || {};
+  let model;
+  if (sc.scoring === "hollywood") model = hollywoodFromState(sc, [t("table.you"), t("vt.hw.opp")]);
+  else if (sc.scoring === "three_player") model = threeFromState(sc, [t("table.you"), t("vt.computer_short", { n: 1 }), t("vt.computer_short", { n: 2 })]);
+  else {
+    model = partnershipFromState(sc, ["A", "B", "C", "D"], teamNames(t));
+    body.replaceChildren(renderModel(model, t, t("vt.p4.legend")));
+    return;
+  }
+  body.replaceChildren(renderModel(model, t));
+}
+
+/** The strip above the table: seats, who deals and sits out, the other table, the team score. */
+export function renderVariantBar(box, st, t) {
+  if (!box) return;
+  box.hidden = !isVariant(st);
+  if (box.hidden) { box.replaceChildren(); return; }
+  const tb = st.table;
+  const sc = st.score || {};
+  const kids = [el("b", { class: "vt-name", text: scoringName(tb.scoring, t) })];
+  if (tb.scoring === "hollywood") {
+    kids.push(el("span", { class: "vt-games" }, (sc.games || []).map((g) => el("span", {
+      class: `vt-chip${g.closed_after ? " closed" : ""}`,
+      text: `${t("vt.hw.game", { n: g.number })}: ${g.hand_points[0]}–${g.hand_points[1]}${g.closed_after ? " ✓" : ""}`,
+    }))));
+  } else if (tb.scoring === "three_player") {
+    kids.push(el("span", { class: "vt-players" }, [0, 1, 2].map((p) => el("span", {
+      class: `vt-chip${p === tb.sitting_out ? " out" : ""}${p === (st.you ?? 0) ? " me" : ""}`, "data-player": String(p),
+    }, `${playerName(st, p, t)} ${(sc.hand_points || [])[p] ?? 0}`, p === tb.sitting_out ? el("small", { text: ` · ${t("vt.deals_sits_out")}` }) : null))));
+    if (tb.spectating) {
+      kids.push(el("span", { class: "vt-note", "data-testid": "sitting-out", text: t("vt.spectating", { a: playerName(st, tb.seats[0], t), b: playerName(st, tb.seats[1], t) }) }));
+    }
+  } else {
+    const [us, them] = teamNames(t);
+    const hp = sc.hand_points || [0, 0];
+    kids.push(el("span", { class: "vt-team", "data-testid": "team-score" }, el("span", { class: "vt-chip me", text: `${us} ${hp[0]}` }),
+      el("span", { class: "vt-chip", text: `${them} ${hp[1]}` }), el("small", { text: t("score.target", { n: sc.target }) })));
+    kids.push(renderOtherTable(st, t));
+  }
+  box.replaceChildren(...kids);
+}
+
+function renderOtherTable(st, t) {
+  const o = st.table.other;
+  const wrap = el("span", { class: "vt-other", "data-testid": "other-table" });
+  if (!o) return wrap;
+  const [a, b] = o.players.map((p) => playerName(st, p, t));
+  wrap.append(el("b", { text: `${t("vt.other_table")}: ` }), t("vt.other_vs", { a, b }), " · ");
+  if (o.over && o.result) {
+    wrap.append(el("span", { class: "vt-other-result", text: variantHeadline(o.result, st, t) }));
+  } else {
+    const bits = [t("vt.other_stock", { n: o.stock_count })];
+    if (o.discard_top) bits.push(t("vt.other_top", { card: cardShort(o.discard_top, t) }));
+    const last = [...(o.events || [])].reverse().find((e) => e.type !== "deal");
+    if (last) bits.push(t("vt.other_last", { text: publicEventText(st, last, t) }));
+    wrap.append(el("span", { text: bits.join(" · ") }));
+  }
+  if ((o.events || []).length) {
+    wrap.append(el("details", { class: "vt-log" }, el("summary", { text: t("vt.other_log") }),
+      el("ol", {}, o.events.map((e) => el("li", { text: publicEventText(st, e, t) })))));
+  }
+  return wrap;
+}
+
+/** Lines for the result panel of a variant table: the other table's result, the team's hand. */
+export function variantResultLines(st, t) {
+  if (!isVariant(st) || st.table.scoring !== "partnership") return [];
+  const out = [];
+  const o = st.table.other;
+  if (o && o.result) out.push(`${t("vt.other_table")}: ${variantHeadline(o.result, st, t)}`);
+  const last = (st.score.hands || []).find((h) => h.number === st.hand_number);
+  if (last) {
+    const [us, them] = teamNames(t);
+    out.push(last.team === null ? t("vt.result.team_tie") : t("vt.result.team", { team: last.team === 0 ? us : them, n: last.net }));
+  }
+  return out;
+}

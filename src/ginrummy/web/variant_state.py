@@ -1,0 +1,382 @@
+"""The ``state`` JSON of a variant table (docs/variants.md), from the person's side only.
+
+The person's own deal is described from :func:`ginrummy.views.view_of` for the person's seat,
+exactly as a standard game (:mod:`ginrummy.web.state`). A deal the person does not play (three
+players: the person deals and sits out; partnership: the other table) is described from public
+information only: the face-up discards and pickups, card counts, who won and how many points, and
+the shown-down hands at the end; never a stock card or a face-down knock discard.
+
+Seats in this state are *players*: 0 is the person; 1, 2 (three players) and 1, 2, 3
+(partnership: B, C the partner, D) are computers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..actions import ActionKind
+from ..cards import card_text
+from ..game import FinalScore
+from ..hand import HandState, Phase
+from ..variants import inactive_fields
+from ..views import PlayerView, view_of
+from .state import (
+    DealInfo,
+    _arrangement,
+    _knock_gin,
+    _legal,
+    ordered_hand,
+    result_json,
+)
+from .variants import PERSON, Match, Seating
+
+__all__ = ["variant_seq", "stream_event_count", "build_variant_state", "public_events",
+           "public_result", "variant_score"]
+
+_EVENT_TEXT = {
+    ActionKind.TAKE: "take", ActionKind.PASS: "pass", ActionKind.DRAW_STOCK: "draw stock",
+    ActionKind.DRAW_DISCARD: "draw discard", ActionKind.DISCARD: "discard",
+    ActionKind.KNOCK: "knock", ActionKind.GIN: "gin", ActionKind.BIG_GIN: "big gin",
+}
+_CARD_ACTIONS = (ActionKind.DISCARD, ActionKind.KNOCK, ActionKind.GIN)
+_HIDDEN = (ActionKind.DRAW_STOCK, ActionKind.KNOCK, ActionKind.GIN)
+
+
+# ------------------------------------------------------------------------------------ sequence
+def stream_event_count(m: Match, index: int) -> int:
+    """Events of stream deal ``index``: ``deal``, one per action, ``dead_hand`` (dead),
+    ``hand_over`` once over, ``game_over`` after the match's last deal."""
+    h = m.deals[index]
+    n = 1 + len(h.history)
+    if h.is_over:
+        assert h.outcome is not None
+        n += 2 if h.outcome.kind == "dead" else 1
+        if m.is_over and index == m.shown_index():
+            n += 1
+    return n
+
+
+def variant_seq(m: Match) -> int:
+    return sum(stream_event_count(m, i) for i in m.stream())
+
+
+# -------------------------------------------------------------------------------------- views
+def _person_view(m: Match, index: int) -> PlayerView:
+    s = m.seatings[index]
+    seat = s.seat_of(PERSON)
+    return view_of(m.deals[index], 0 if seat is None else seat)
+
+
+def public_events(h: HandState, s: Seating) -> list[tuple[int, ActionKind, int | None]]:
+    """A deal's events as anyone at the table sees them: ``(player, kind, card)``, with stock
+    cards and face-down knock discards hidden (R-3.4, R-4.3)."""
+    out = []
+    for e in view_of(h, 0).history:
+        card = None if e.kind in _HIDDEN else e.card
+        out.append((s.players[e.seat], e.kind, card))
+    return out
+
+
+def _event_json(seq: int, hand: int, player: int, kind: ActionKind, card: int | None
+                ) -> dict[str, Any]:
+    d: dict[str, Any] = {"seq": seq, "hand": hand, "seat": player, "type": kind.value}
+    text = _EVENT_TEXT[kind]
+    if card is not None:
+        d["card"] = card_text(card)
+        if kind in _CARD_ACTIONS:
+            text += " " + card_text(card)
+    d["text"] = text
+    return d
+
+
+def _game_over_winner(m: Match) -> int | None:
+    if m.scoring == "three_player":
+        return m.sheet.winner  # type: ignore[no-any-return]
+    if m.scoring == "partnership":
+        return m.sheet.final().winner  # type: ignore[no-any-return]  # the team
+    w, _ = m.person_result()
+    return w
+
+
+def _deal_events(m: Match, index: int, base: int) -> list[dict[str, Any]]:
+    h = m.deals[index]
+    s = m.seatings[index]
+    seq = base + 1
+    out: list[dict[str, Any]] = [{"seq": seq, "hand": s.hand, "seat": s.dealer, "type": "deal",
+                                  "dealer": s.dealer, "players": list(s.players),
+                                  "text": "deal"}]
+    if s.person_plays:
+        evs: list[tuple[int, ActionKind, int | None]] = [
+            (s.players[e.seat], e.kind, e.card) for e in _person_view(m, index).history]
+    else:
+        evs = public_events(h, s)
+    for player, kind, card in evs:
+        seq += 1
+        out.append(_event_json(seq, s.hand, player, kind, card))
+    o = h.outcome
+    if o is not None:
+        if o.kind == "dead":
+            seq += 1
+            out.append({"seq": seq, "hand": s.hand, "seat": None, "type": "dead_hand",
+                        "text": "dead hand"})
+        seq += 1
+        out.append({"seq": seq, "hand": s.hand, "seat": None, "type": "hand_over",
+                    "kind": o.kind, "winner": m.winner_of(index), "points": o.points,
+                    "text": "hand over"})
+        if m.is_over and index == m.shown_index():
+            seq += 1
+            ev: dict[str, Any] = {"seq": seq, "hand": s.hand, "seat": None, "type": "game_over",
+                                  "winner": _game_over_winner(m), "text": "game over"}
+            if m.scoring == "partnership":
+                ev["team"] = ev["winner"]
+            out.append(ev)
+    return out
+
+
+def _events_since(m: Match, since: int) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    base = 0
+    for i in m.stream():
+        n = stream_event_count(m, i)
+        if base + n > since:
+            out.extend(e for e in _deal_events(m, i, base) if e["seq"] > since)
+        base += n
+    return out
+
+
+# ------------------------------------------------------------------------------------- results
+def public_result(m: Match, index: int) -> dict[str, Any] | None:
+    """``result`` of a finished deal with players for seats; a deal the person did not play
+    carries no knock discard."""
+    s = m.seatings[index]
+    view = _person_view(m, index)
+    res = result_json(view)
+    if res is None:
+        return None
+    if not s.person_plays:
+        res.pop("knock_discard", None)
+    for k in ("winner", "knocker"):
+        if res.get(k) is not None:
+            res[k] = s.players[res[k]]
+    for hd in res.get("hands", []):
+        hd["seat"] = s.players[hd["seat"]]
+    res["players"] = list(s.players)
+    return res
+
+
+def _final_json(f: FinalScore) -> dict[str, Any]:
+    return f.to_json()
+
+
+def _hollywood_score(m: Match) -> dict[str, Any]:
+    sh = m.sheet
+    hands = []
+    for i, s in enumerate(m.seatings):
+        o = m.deals[i].outcome
+        if o is None:
+            continue
+        hands.append({"number": s.number, "hand": s.hand, "dealer": s.dealer,
+                      "winner": m.winner_of(i), "points": o.points if o.winner is not None else 0,
+                      "kind": o.kind, "boxes": o.boxes, "knocker": None if o.knocker is None
+                      else s.players[o.knocker], "games": m.entered.get(i, [])})
+    games = []
+    for j, g in enumerate(sh.games):
+        run = [0, 0]
+        lines = []
+        for number, seat, pts in g.lines:
+            run[seat] += pts
+            lines.append({"hand": number, "seat": seat, "points": pts, "total": run[seat]})
+        games.append({"number": j + 1, "hand_points": list(g.hand_points),
+                      "entries": list(g.entries), "boxes": list(g.boxes), "lines": lines,
+                      "closed_after": g.closed_at, "winner": g.winner,
+                      "final": _final_json(sh.final(j)) if g.is_closed else None})
+    totals = list(sh.totals())
+    final = None
+    if sh.is_over:
+        w, margin = m.person_result()
+        final = {"winner": w, "totals": totals, "margin": margin}
+    return {"scoring": "hollywood", "target": m.rules.target, "hands": hands, "games": games,
+            "totals": totals, "final": final}
+
+
+def _three_score(m: Match) -> dict[str, Any]:
+    sh = m.sheet
+    hands = []
+    for i, s in enumerate(m.seatings):
+        o = m.deals[i].outcome
+        if o is None:
+            continue
+        hands.append({"number": s.number, "hand": s.hand, "dealer": s.dealer,
+                      "players": list(s.players), "winner": m.winner_of(i),
+                      "points": o.points if o.winner is not None else 0, "kind": o.kind,
+                      "boxes": o.boxes, "knocker": None if o.knocker is None
+                      else s.players[o.knocker]})
+    final = None
+    settlements = []
+    if sh.is_over:
+        w = sh.winner
+        net = [0, 0, 0]
+        for opp, f in sorted(sh.settlements().items()):
+            d = f.to_json()
+            d["opponent"] = opp
+            d["winner"] = w
+            d["players"] = [w, opp]
+            settlements.append(d)
+            net[w] += f.margin
+            net[opp] -= f.margin
+        final = {"winner": w, "net": net, "settlements": settlements}
+    return {"scoring": "three_player", "target": m.rules.target,
+            "hand_points": list(sh.hand_points), "boxes": list(sh.boxes), "hands": hands,
+            "next": None if sh.is_over else {"dealer": sh.dealer, "players": list(sh.players)},
+            "final": final}
+
+
+def _partnership_score(m: Match) -> dict[str, Any]:
+    sh = m.sheet
+    hands = []
+    run = [0, 0]
+    for n, ((w0, p0), (w1, p1)) in enumerate(sh.tables, 1):
+        summary = sh.game.hands[n - 1]
+        if summary.winner is not None:
+            run[summary.winner] += summary.points
+        idx = [i for i, s in enumerate(m.seatings) if s.hand == n]
+        tables = []
+        for i, (w, p) in zip(idx, ((w0, p0), (w1, p1)), strict=True):
+            o = m.deals[i].outcome
+            tables.append({"players": list(m.seatings[i].players),
+                           "dealer": m.seatings[i].dealer, "winner": w, "points": p,
+                           "kind": o.kind if o is not None else None})
+        hands.append({"number": n, "tables": tables, "team": summary.winner,
+                      "net": summary.points, "running": list(run)})
+    return {"scoring": "partnership", "target": m.rules.target, "teams": [[0, 2], [1, 3]],
+            "hand_points": list(sh.game.hand_points), "boxes": list(sh.game.boxes),
+            "hands": hands, "final": _final_json(sh.final()) if sh.is_over else None}
+
+
+def variant_score(m: Match) -> dict[str, Any]:
+    if m.scoring == "hollywood":
+        return _hollywood_score(m)
+    if m.scoring == "three_player":
+        return _three_score(m)
+    return _partnership_score(m)
+
+
+# ------------------------------------------------------------------------------------ the state
+def _reveal(m: Match, index: int, info: DealInfo) -> dict[str, Any]:
+    s = m.seatings[index]
+    return {"hand": s.hand, "deal": s.number, "table": s.table,
+            "deck": [card_text(c) for c in m.deals[index].deck], "salt": info.salt,
+            "commitment": info.commitment}
+
+
+def _other_table(m: Match, deals: Sequence[DealInfo]) -> dict[str, Any] | None:
+    i = m.other_index()
+    if i is None:
+        return None
+    h = m.deals[i]
+    s = m.seatings[i]
+    evs = [{"seat": p, "type": k.value, **({"card": card_text(c)} if c is not None else {})}
+           for p, k, c in public_events(h, s)]
+    return {"hand": s.hand, "deal": s.number, "players": list(s.players), "dealer": s.dealer,
+            "turn": None if h.is_over else s.players[h.current],
+            "stock_count": h.stock_count,
+            "discard_top": card_text(h.discard_pile[-1]) if h.discard_pile else None,
+            "cards": [len(h.hand(0)), len(h.hand(1))],
+            "upcard": card_text(h.upcard), "knock_limit": h.knock_limit,
+            "moves": len(h.history), "over": h.is_over, "events": evs,
+            "result": public_result(m, i) if h.is_over else None,
+            "commitment": deals[i].commitment,
+            "revealed": _reveal(m, i, deals[i]) if h.is_over else None}
+
+
+def _phase(m: Match, h: HandState, view: PlayerView, plays: bool) -> str:
+    if m.is_over:
+        return "game-over"
+    if h.is_over:
+        return "hand-over"
+    if not plays or not view.to_act:
+        return "opponent"
+    if view.phase is Phase.OFFER:
+        return "offer"
+    if view.phase is Phase.DISCARD:
+        return "discard"
+    return "draw"
+
+
+def build_variant_state(*, game_id: str, match: Match, deals: Sequence[DealInfo], level: str,
+                        preset: str, since: int, hand_order: Sequence[str] | None
+                        ) -> dict[str, Any]:
+    """The ``state`` of a variant table for the person (player 0)."""
+    m = match
+    index = m.shown_index()
+    h = m.deals[index]
+    s = m.seatings[index]
+    plays = s.person_plays
+    view = _person_view(m, index)
+    if plays:
+        legal = _legal(view)
+        knock, gin = _knock_gin(view)
+        hand = ordered_hand(view, hand_order)
+        arrangement = _arrangement(view)
+        opponent = {"card_count": view.opponent_card_count,
+                    "known": view.opponent_known.texts()}
+        drawn = None if view.drawn_card is None else card_text(view.drawn_card)
+        taken = None if view.taken_card is None else card_text(view.taken_card)
+    else:  # the person sits out (three players): public information only
+        legal = []
+        r = {"code": "hand_over" if h.is_over else "not_your_turn"}
+        knock, gin = {"allowed": False, "reason": r}, {"allowed": False, "reason": dict(r)}
+        hand = []
+        arrangement = {"melds": [], "deadwood": [], "deadwood_points": 0}
+        opponent = {"card_count": 0, "known": []}
+        drawn = taken = None
+    if m.can_deal():
+        legal.append({"action": "next hand", "type": "next_hand"})
+    history = [_reveal(m, i, deals[i]) for i in range(len(m.deals))
+               if i != index and m.deals[i].is_over]
+    table: dict[str, Any] = {
+        "scoring": m.scoring, "players": m.players, "seats": list(s.players),
+        "dealer": s.dealer, "sitting_out": s.dealer if m.scoring == "three_player" else None,
+        "spectating": not plays, "deal": s.number, "hand": s.hand,
+    }
+    if m.scoring == "partnership":
+        table["teams"] = [[0, 2], [1, 3]]
+        table["other"] = _other_table(m, deals)
+    seq = variant_seq(m)
+    return {
+        "game_id": game_id,
+        "seq": seq,
+        "phase": _phase(m, h, view, plays),
+        "you": PERSON,
+        "dealer": s.dealer,
+        "turn": None if h.is_over else s.players[h.current],
+        "level": level,
+        "hand_number": s.hand,
+        "rules": {"preset": preset, **m.rules.to_dict()},
+        "rules_inactive": list(inactive_fields(m.rules, m.scoring)),
+        "scoring": m.scoring,
+        "knock_limit": h.knock_limit,
+        "knock_limit_reason": "upcard" if m.rules.oklahoma else "rules",
+        "initial_upcard": card_text(h.upcard),
+        "hand": hand,
+        "drawn": drawn,
+        "taken_from_discard": taken,
+        "arrangement": arrangement,
+        "opponent": opponent,
+        "stock_count": h.stock_count,
+        "discard_pile": [card_text(c) for c in h.discard_pile],
+        "legal": legal,
+        "knock": knock,
+        "gin": gin,
+        "events": _events_since(m, max(0, since)),
+        "result": public_result(m, index),
+        "score": variant_score(m),
+        "table": table,
+        "fairness": {
+            "commitment": deals[index].commitment,
+            "revealed": _reveal(m, index, deals[index]) if h.is_over else None,
+            "history": history,
+        },
+    }
+

@@ -1,0 +1,105 @@
+// Unit tests of the variant tables' page logic and the variant score sheet models
+// (run: node --test tests/js/). The fixtures are server answers, kept current by
+// tests/test_variant_rules.py::test_js_fixtures_are_current.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { makeT, LANGUAGES } from "../../src/ginrummy/web/static/i18n.js";
+import { constrain, playerName, opponentOf, variantHeadline, isVariant, publicEventText } from "../../src/ginrummy/web/static/variants.js";
+import {
+  hollywoodFromKeeper, hollywoodFromState, threeFromKeeper, columnsFromKeeper, partnershipFromState,
+} from "../../src/ginrummy/web/static/sheet.js";
+
+const here = (f) => fileURLToPath(new URL(f, import.meta.url));
+const meta = JSON.parse(readFileSync(here("./menu_meta.json"), "utf8"));
+const fx = JSON.parse(readFileSync(here("./sheet_fixtures.json"), "utf8"));
+const dir = fileURLToPath(new URL("../../src/ginrummy/web/locales/", import.meta.url));
+const cat = Object.fromEntries(LANGUAGES.map((l) => [l, JSON.parse(readFileSync(`${dir}${l}.json`, "utf8"))]));
+const en = makeT(cat.en);
+
+const oklahoma = { knock_limit: 10, gin_bonus: 25, undercut_bonus: 25, undercut_on_tie: true, big_gin_bonus: null, box_bonus: 25,
+  game_bonus: 100, shutout: "double_total", target: 150, next_dealer: "winner", boxes_count_toward_target: false, extra_boxes: false,
+  dead_hand_rule: "standard", oklahoma: true, oklahoma_ace: "gin_only", oklahoma_spade_double: true };
+
+test("the menu keeps Oklahoma, straight gin and the Oklahoma options coherent", () => {
+  let r = constrain({ ...oklahoma, knock_limit: 0 }, "standard", meta);
+  assert.equal(r.values.knock_limit, 10);
+  assert.ok(r.off.has("knock_limit") && !r.off.has("oklahoma_ace"));
+  r = constrain({ ...oklahoma, oklahoma: false, knock_limit: 0, oklahoma_ace: "one", oklahoma_spade_double: false }, "standard", meta);
+  assert.equal(r.values.oklahoma_ace, "gin_only");
+  assert.equal(r.values.oklahoma_spade_double, true);
+  assert.equal(r.values.knock_limit, 0);
+  assert.ok(r.off.has("oklahoma") && r.off.has("undercut_bonus") && r.off.has("oklahoma_ace"));
+  assert.equal(r.values.undercut_bonus, 25, "a field without effect keeps its value");
+  r = constrain({ ...oklahoma, oklahoma: false, knock_limit: 7 }, "standard", meta);
+  assert.equal(r.values.oklahoma, false);
+  assert.ok(r.off.has("oklahoma") && !r.off.has("knock_limit"));
+});
+
+test("a scoring fixes its own fields", () => {
+  const r = constrain({ ...oklahoma, next_dealer: "alternate", extra_boxes: true }, "partnership", meta);
+  assert.equal(r.values.next_dealer, "winner");
+  assert.equal(r.values.extra_boxes, false);
+  assert.ok(r.off.has("next_dealer") && r.off.has("extra_boxes"));
+  assert.equal(constrain({ ...oklahoma, next_dealer: "loser" }, "hollywood", meta).values.next_dealer, "loser");
+});
+
+test("players are named by table", () => {
+  const three = { you: 0, table: { scoring: "three_player", seats: [0, 2], players: 3 } };
+  const four = { you: 0, table: { scoring: "partnership", seats: [0, 3], players: 4 } };
+  assert.ok(isVariant(three) && !isVariant({ you: 0 }));
+  assert.equal(playerName(three, 0, en), "You");
+  assert.equal(playerName(three, 2, en), "Computer 2");
+  assert.equal(playerName(four, 2, en), "Partner C");
+  assert.equal(playerName(four, 3, en), "Opponent D");
+  assert.equal(opponentOf(three), 2);
+  assert.equal(opponentOf({ you: 0, table: { scoring: "three_player", seats: [1, 2] } }), null);
+  assert.equal(variantHeadline({ kind: "knock", winner: 3, points: 12 }, four, en), "Opponent D knocked and won 12 points");
+  assert.equal(variantHeadline({ kind: "gin", winner: 0, points: 30 }, four, en), en("result.gin.you", { points: 30 }));
+  assert.equal(publicEventText(four, { seat: 2, type: "discard", card: "7H" }, en), "Partner C discarded 7\u2665\uFE0E");
+  for (const l of LANGUAGES) {
+    const t = makeT(cat[l]);
+    for (const k of ["vt.computer_n", "vt.p4.1", "vt.p4.2", "vt.p4.3", "scoring.hollywood", "vt.hw.closed", "keeper.title"]) assert.ok(t.has(k), `${l}:${k}`);
+  }
+});
+
+test("the Hollywood sheet from the keeper: H-5 running totals per game", () => {
+  const m = hollywoodFromKeeper(fx.hollywood_h5);
+  assert.deepEqual(m.names, ["A", "B"]);
+  const rows = m.rows.filter((r) => !r.dead);
+  assert.equal(rows.length, 9);
+  assert.deepEqual(rows[2].cells, [[43, null], [25, null], [null, null]]);  // A25 into games 1 and 2
+  assert.deepEqual(rows[7].cells, [[105, null], [87, null], [62, null]]);  // game 1 closes (H-5)
+  assert.deepEqual(rows[7].closes, [true, false, false]);
+  assert.deepEqual(rows[8].cells, [[null, null], [null, 90], [null, 60]]);  // B40 skips the closed game
+  assert.equal(m.games[0].closedAfter, 8);
+  assert.deepEqual(m.games[0].final.totals, [305, 122]);
+  assert.equal(m.games[1].final, null);
+  assert.ok(m.rows[9].dead);
+});
+
+test("the Hollywood sheet from a game's score uses the server's entries", () => {
+  const score = { hands: [{ number: 1, winner: 1, points: 20, kind: "gin", games: [1] }, { number: 2, winner: null, points: 0, kind: "dead", games: [] },
+    { number: 3, winner: 1, points: 10, kind: "knock", games: [1, 2] }],
+  games: [{ closed_after: null, winner: null, final: null }, { closed_after: null, winner: null, final: null }, { closed_after: null, winner: null, final: null }],
+  totals: [0, 0], final: null };
+  const m = hollywoodFromState(score, ["You", "Computer"]);
+  assert.deepEqual(m.rows[2].cells, [[null, 30], [null, 10], [null, null]]);
+  assert.ok(m.rows[1].dead && !m.over);
+});
+
+test("three players and partnership models", () => {
+  const th = threeFromKeeper(fx.three);
+  assert.deepEqual(th.rows.map((r) => r.dealer), [2, 1, 1, 0]);
+  assert.deepEqual(th.rows[3].totals, [20, 0, 55]);
+  assert.equal(th.winner, 2);
+  assert.equal(th.net.reduce((a, b) => a + b, 0), 0);
+  const p = columnsFromKeeper(fx.partnership);
+  assert.deepEqual(p.names, ["A+C", "B+D"]);
+  assert.deepEqual(p.rows.map((r) => [r.col, r.points]), [[0, 20], [1, 25]]);
+  assert.deepEqual(p.rows[1].detail[1], { players: ["C", "B"], winner: null, points: 0 });
+  const st = partnershipFromState({ hands: [{ number: 1, team: 1, net: 5, running: [0, 5], tables: [{ players: [0, 1], winner: 1, points: 15, kind: "knock" }, { players: [2, 3], winner: 2, points: 10, kind: "knock" }] }],
+    hand_points: [0, 5], boxes: [0, 1], target: 125, final: null }, ["You", "Opponent B", "Partner C", "Opponent D"], ["Us", "Them"]);
+  assert.deepEqual(st.rows[0].detail[0], { players: ["You", "Opponent B"], winner: "Opponent B", points: 15, kind: "knock" });
+});
