@@ -8,14 +8,19 @@ string in the JSON is checked against what seat 0 may know.
 
 from __future__ import annotations
 
+import logging
 import random
 import re
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from fastapi.testclient import TestClient
 from web_helpers import Table, choose
 
-from ginrummy.bots import LEVELS
+from ginrummy.bots import LEVELS, make_bot
 from ginrummy.cards import CardSet, card_text
 from ginrummy.game import Game
 
@@ -71,6 +76,9 @@ def check(state: dict[str, Any], game: Game, where: str) -> None:
                         if k != "history" and (k != "revealed" or not over)}
     text = repr(body)
     assert "'deck'" not in text and "'salt'" not in text, where
+    # the first upcard was dealt face up: public for good, even once the computer took it and
+    # later knocked with it face down (the person saw it go to the computer's hand)
+    assert body.pop("initial_upcard") == card_text(h.deck[20]), where
     leaked = {c: p for c, p in card_strings(body, state["hand_number"]).items()
               if c in hidden_now(game)}
     assert not leaked, f"{where}: hidden cards in the response: {leaked}"
@@ -110,3 +118,249 @@ def test_no_response_names_a_hidden_card(client: TestClient) -> None:
                 check(t.get(since=0), game, f"game {i} reload")
     assert responses > 300
     assert {"knock", "dead"} & kinds
+
+
+# ------------------------------------------------------------------------- logs, other games
+# Many games at once through a REAL uvicorn server (in a thread, on 127.0.0.1, most verbose log
+# level), every log record captured; random legal, illegal and malformed requests; a computer
+# player that sometimes fails with an error naming its own hidden cards. After each request:
+# no new log line names a card hidden from the person in any live game, an unrevealed salt, a
+# token, a token hash or a game's secret; no response of one game carries another game's id,
+# token, secret, commitments or salts.
+
+LOG_CARD = re.compile(r"(?<![A-Za-z0-9_-])(?:10|[A2-9TJQK])[SHDC](?![A-Za-z0-9_-])")
+
+
+class _Lines(logging.Handler):
+    """Every record, formatted with its traceback, kept as text."""
+
+    def __init__(self) -> None:
+        super().__init__(level=1)
+        self.lines: list[str] = []
+        self._fmt = logging.Formatter("%(name)s %(levelname)s %(message)s")
+        self._guard = threading.Lock()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name.startswith(("httpx", "httpcore")):
+            return  # the test's own client, not the server
+        text = self._fmt.format(record)
+        if record.exc_info and not record.exc_text:
+            text += "\n" + self._fmt.formatException(record.exc_info)
+        with self._guard:
+            self.lines.append(text)
+
+    def since(self, mark: int) -> list[str]:
+        with self._guard:
+            return self.lines[mark:]
+
+
+class _Faulty:
+    """Plays like the real level, but one move in four fails first with an error that names
+    a card of its own hand (as a buggy bot's IllegalActionError would)."""
+
+    name = "faulty"
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.n = 0
+
+    def choose(self, view: Any, ctx: Any) -> Any:
+        self.n += 1
+        if self.n % 4 == 0:
+            from ginrummy.errors import IllegalActionError
+
+            held = view.hand.texts()
+            raise IllegalActionError(f"{held[0]} is not in your hand; hand {' '.join(held)}")
+        return self.real.choose(view, ctx)
+
+
+@contextmanager
+def _live_server(app: Any) -> Iterator[str]:
+    import uvicorn
+
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, log_level="trace",
+                            access_log=True, lifespan="on")
+    server = uvicorn.Server(config)
+    th = threading.Thread(target=server.run, daemon=True)
+    th.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert th.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        th.join(timeout=20)
+
+
+class _Snapshot:
+    """What each game hides now, read on the server side, rebuilt only when its seq moved."""
+
+    def __init__(self, service: Any) -> None:
+        self.service = service
+        self._seen: dict[str, tuple[int, set[str], set[str], set[str]]] = {}
+
+    def of(self, game_id: str) -> tuple[set[str], set[str], set[str]]:
+        """(hidden cards now; what may never appear anywhere: token hash, the computer's
+        secret, unrevealed salts, the stock order; what may appear in this game's own answers
+        only: its commitments and revealed salts)."""
+        row = self.service.store.get_game(game_id)
+        got = self._seen.get(game_id)
+        if got is None or got[0] != row.seq:
+            never = {row.token_hash, row.secret}
+            own: set[str] = set()
+            for d in self.service.store.get_deals(game_id):
+                own.add(d.commitment)
+                if d.finished:
+                    own.add(d.salt)
+                else:
+                    never.add(d.salt)
+                    never.add(" ".join(d.deck[21:24]))  # the stock's top cards, in order
+            got = (row.seq, hidden_now(self.service.game(game_id)), never, own)
+            self._seen[game_id] = got
+        return got[1], got[2], got[3]
+
+
+def test_no_log_line_or_other_game_leaks(tmp_path: Any, caplog: Any) -> None:
+    import httpx
+
+    from ginrummy.web import create_app
+    from ginrummy.web.ratelimit import RateLimits
+
+    handler = _Lines()
+    watched = [logging.getLogger(n) for n in ("", "uvicorn", "uvicorn.error", "uvicorn.access",
+                                               "uvicorn.asgi", "ginrummy", "fastapi")]
+    for lg in watched:
+        lg.addHandler(handler)
+    caplog.set_level(1)
+    app = create_app(f"sqlite:///{tmp_path / 'leak.sqlite3'}",
+                     rate_limits=RateLimits(creates=None, requests=None))
+    service = app.state.service
+    faulty_level = LEVELS[0]
+    service._bots[faulty_level] = _Faulty(make_bot(faulty_level))
+    rng = random.Random(77)
+    snap = _Snapshot(service)
+    tokens: dict[str, str] = {}
+    states: dict[str, dict[str, Any]] = {}
+    checked_lines = 0
+    responses = 0
+    try:
+        with _live_server(app) as base, httpx.Client(base_url=base, timeout=30) as http:
+
+            def check_logs(mark: int, where: str) -> None:
+                nonlocal checked_lines
+                lines = handler.since(mark)
+                checked_lines += len(lines)
+                if not lines:
+                    return
+                text = "\n".join(lines)
+                hidden: set[str] = set()
+                forbidden: set[str] = set(tokens.values())
+                for gid in tokens:
+                    h, never, _own = snap.of(gid)
+                    hidden |= h
+                    forbidden |= never
+                named = {m.group(0).replace("10", "T") for m in LOG_CARD.finditer(text)}
+                assert not named & hidden, f"{where}: log names hidden cards {named & hidden}"
+                bad = [s for s in forbidden if s and s in text]
+                assert not bad, f"{where}: log carries a secret: {bad}"
+
+            def check_answer(gid: str | None, body: str, where: str) -> None:
+                for other, tok in tokens.items():
+                    _h, never, own = snap.of(other)
+                    bad = [s for s in never if s in body]
+                    if other != gid:
+                        bad += [s for s in (other, tok, *own) if s in body]
+                    assert not bad, f"{where}: answer carries {bad} (of game {other})"
+
+            def create(level: str) -> None:
+                mark = len(handler.lines)
+                r = http.post("/api/games", json={"level": level, "rules": {"target": 40}})
+                assert r.status_code == 201, r.text
+                d = r.json()
+                check_answer(d["game_id"], r.text.replace(d["token"], ""), "create")
+                tokens[d["game_id"]] = d["token"]
+                states[d["game_id"]] = d["state"]
+                check_logs(mark, "create")
+
+            for i in range(8):
+                create(faulty_level if i % 2 == 0 else LEVELS[min(1, len(LEVELS) - 1)])
+            ids = list(tokens)
+            for step in range(450):
+                gid = rng.choice(ids)
+                st = states[gid]
+                hdr = {"Authorization": f"Bearer {tokens[gid]}"}
+                other = rng.choice([g for g in ids if g != gid])
+                url = f"/api/games/{gid}"
+                roll = rng.random()
+                mark = len(handler.lines)
+                if st["phase"] == "game-over":
+                    r = http.get(url + "/record", headers=hdr)
+                elif roll < 0.70:
+                    r = http.post(url + "/actions", headers=hdr,
+                                  json={"action": choose(st, rng), "seq": st["seq"]})
+                elif roll < 0.76:
+                    r = http.post(url + "/actions", headers=hdr,
+                                  json={"action": rng.choice(["discard ZZ", "knock", "fly",
+                                                              "discard 7H", "gin AS"]),
+                                        "seq": st["seq"]})
+                elif roll < 0.80:
+                    r = http.post(url + "/actions", headers=hdr,
+                                  json={"action": "pass", "seq": st["seq"] + 3})
+                elif roll < 0.84:  # another game's token: 404, and nothing of that game
+                    r = http.get(url, headers={"Authorization": f"Bearer {tokens[other]}"})
+                    assert r.status_code == 404, r.text
+                elif roll < 0.88:
+                    r = http.post(url + "/actions", headers=hdr, content=b"{\"action\": [1]",
+                                  )
+                elif roll < 0.92:
+                    r = http.get(url + "/record", headers=hdr)
+                else:
+                    r = http.get(url, headers=hdr, params={"since": rng.randrange(0, 40)})
+                responses += 1
+                assert r.status_code < 500, r.text
+                where = f"step {step} game {gid} {r.request.method} {r.request.url.path}"
+                check_answer(gid, r.text, where)
+                if r.status_code == 200 and "seq" in r.json():
+                    states[gid] = r.json()
+                elif r.status_code == 409:
+                    states[gid] = r.json()["state"]
+                if r.status_code == 200 and r.request.url.path.endswith("/actions"):
+                    check(states[gid], service.game(gid), where)
+                check_logs(mark, where)
+                if all(s["phase"] == "game-over" for s in states.values()):
+                    break
+        assert checked_lines > responses  # the server really logged (access + trace lines)
+        assert any("the computer's move failed" in ln for ln in handler.lines), \
+            "the faulty computer player never failed"
+        assert any("/actions HTTP/1.1\" 200" in ln for ln in handler.lines)
+    finally:
+        for lg in watched:
+            lg.removeHandler(handler)
+
+
+def test_database_errors_do_not_carry_decks_or_secrets(tmp_path: Any) -> None:
+    """A failing statement's message (logged with the traceback of a 500) shows no bound
+    values: here a duplicate game insert, whose values hold the secret and the deck."""
+    import pytest
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ginrummy.fairness import commitment_of, new_salt, shuffled_deck
+    from ginrummy.store import DealRow, GameRow, Store
+
+    store = Store(f"sqlite:///{tmp_path / 'err.sqlite3'}")
+    deck = [card_text(c) for c in shuffled_deck()]
+    salt = new_salt()
+    row = GameRow(id="g" * 22, token_hash="ab" * 32, player_id=None, level="easy",
+                  preset="standard", rules={}, first_dealer=0, secret="cd" * 32, seq=1)
+    deal = DealRow(1, 0, deck, salt, commitment_of(salt, deck))
+    store.insert_game(row, [deal])
+    with pytest.raises(SQLAlchemyError) as err:
+        store.insert_game(row, [deal])
+    text = str(err.value) + repr(err.value)
+    assert "INSERT" in text  # the statement is still named, for the operator
+    for secret in (row.secret, row.token_hash, salt, " ".join(deck[:3])):
+        assert secret not in text
+    store.close()

@@ -7,13 +7,15 @@ creating browser's player id, the person's hand order, the sequence number and t
 action texts in order; plus the deal's result once it is over (for statistics). A game is rebuilt
 by replaying its deals (:class:`ginrummy.records.GameRecord`).
 
-SQLite (the default) runs in WAL mode with ``synchronous=FULL``; every save is committed before
-the caller answers (saves made at the same moment share one commit: see :class:`Store`).
+SQLite (the default) runs in WAL mode with ``synchronous=FULL`` (``$GINRUMMY_SQLITE_SYNC``
+may choose ``NORMAL``: see :data:`SYNC_MODES`); every save is committed before the caller
+answers (saves made at the same moment share one commit: see :class:`Store`).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -43,7 +45,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["Store", "GameRow", "DealRow", "default_database_url", "SCHEMA_VERSION"]
+__all__ = ["Store", "GameRow", "DealRow", "default_database_url", "SCHEMA_VERSION", "SYNC_MODES",
+           "sqlite_sync_mode"]
 
 SCHEMA_VERSION = 1
 
@@ -208,11 +211,31 @@ def _update_game(keys: tuple[str, ...]) -> Any:
     return stmt
 
 
+#: ``PRAGMA synchronous`` of SQLite files, from ``$GINRUMMY_SQLITE_SYNC``: ``FULL`` (the default:
+#: a commit waits for the disk, so an acknowledged action survives even a power cut) or
+#: ``NORMAL`` (WAL mode: an acknowledged action survives the server being killed, but the last
+#: ones may be lost in an operating-system crash or power cut; commits do not wait for the disk).
+SYNC_MODES = ("FULL", "NORMAL")
+
+
+def sqlite_sync_mode() -> str:
+    """The ``synchronous`` mode named by ``$GINRUMMY_SQLITE_SYNC`` (default ``FULL``).
+
+    :raises ValueError: another value.
+    """
+    mode = (os.environ.get("GINRUMMY_SQLITE_SYNC") or "FULL").strip().upper()
+    if mode not in SYNC_MODES:
+        raise ValueError(f"GINRUMMY_SQLITE_SYNC must be one of {', '.join(SYNC_MODES)}, "
+                         f"not {mode!r}")
+    return mode
+
+
 def _make_engine(url: str) -> Engine:
     u = make_url(url)
     if u.get_backend_name() != "sqlite":
         return create_engine(url, pool_pre_ping=True, hide_parameters=True)
     memory = u.database in (None, "", ":memory:")
+    sync = sqlite_sync_mode()
     # hide_parameters: a database error's message (which reaches the server log) must not carry
     # the bound values: decks, salts, the computer's secret
     kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30},
@@ -233,7 +256,7 @@ def _make_engine(url: str) -> Engine:
         cur = dbapi_conn.cursor()
         if not memory:
             cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute("PRAGMA synchronous=FULL")
+        cur.execute(f"PRAGMA synchronous={sync}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA busy_timeout=30000")
         cur.close()

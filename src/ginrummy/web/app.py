@@ -11,19 +11,22 @@ import math
 import os
 import re
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
@@ -49,6 +52,8 @@ PAGES_DIR = WEB_DIR / "pages"
 PLAYER_COOKIE = "ginrummy_player"
 LANG_COOKIE = "lang"
 MAX_BODY_BYTES = 16 * 1024
+#: request handlers running at once (threads of anyio's pool)
+REQUEST_THREADS = 16
 _PLAYER_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 _YEAR = 365 * 24 * 3600
 
@@ -132,6 +137,59 @@ def _finite(obj: Any) -> Any:
     return obj
 
 
+def _player_cookie(pid: str) -> str:
+    r = Response()
+    r.set_cookie(PLAYER_COOKIE, pid, max_age=10 * _YEAR, httponly=True, samesite="lax", path="/")
+    return r.headers["set-cookie"]
+
+
+class PerRequest:
+    """Pure ASGI middleware: the browser's player id (cookie ``ginrummy_player``, made on the
+    first ``/`` or ``/api/`` answer; ``request.state.player_id``), the per-client limit on API
+    requests (429), and the security headers of every answer. (As a ``BaseHTTPMiddleware`` it
+    cost about 0.5 ms of the event loop per request.)"""
+
+    def __init__(self, app: ASGIApp, limiter: RateLimiter | None = None) -> None:
+        self.app = app
+        self.limiter = limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        cookies = "; ".join(v.decode("latin-1") for k, v in scope.get("headers", ())
+                            if k == b"cookie")
+        pid = cookie_parser(cookies).get(PLAYER_COOKIE) if cookies else None
+        new_player = not (pid and _PLAYER_RE.match(pid))
+        if new_player:
+            pid = secrets.token_urlsafe(18)
+        scope.setdefault("state", {})["player_id"] = pid
+        path = scope.get("path", "")
+        is_api = path.startswith("/api/")
+        set_cookie = new_player and (is_api or path == "/")
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                h = MutableHeaders(scope=message)
+                if set_cookie:
+                    h.append("set-cookie", _player_cookie(pid or ""))
+                h.setdefault("X-Content-Type-Options", "nosniff")
+                h.setdefault("Referrer-Policy", "same-origin")
+                h.setdefault("X-Frame-Options", "DENY")
+                h.setdefault("Content-Security-Policy", CSP)
+                if is_api:
+                    h.setdefault("Cache-Control", "no-store")
+            await send(message)
+
+        if is_api and self.limiter is not None:
+            client = scope.get("client")
+            wait = self.limiter.hit(client[0] if client else "unknown")
+            if wait:
+                await _rate_limited(wait)(scope, receive, send_with_headers)
+                return
+        await self.app(scope, receive, send_with_headers)
+
+
 def _bearer(authorization: str | None) -> str | None:
     if not authorization:
         return None
@@ -208,6 +266,11 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # The handlers run in anyio's thread pool and are CPU-bound under the GIL: with its
+        # default 40 threads, requests share the interpreter and all finish late; fewer answer
+        # first come, first served, yet enough of them to ride out a slow disk flush of the
+        # store (benchmarks/load.py: 200 games on 2 cores, 8 to 40 threads compared).
+        anyio.to_thread.current_default_thread_limiter().total_tokens = REQUEST_THREADS
         yield
         store.close()
 
@@ -217,32 +280,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     app.state.service = service
     app.add_middleware(BodyLimit, limit=max_body)
 
-    @app.middleware("http")
-    async def per_request(request: Request,
-                          call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        pid = request.cookies.get(PLAYER_COOKIE)
-        new_player = not (pid and _PLAYER_RE.match(pid))
-        if new_player:
-            pid = secrets.token_urlsafe(18)
-        request.state.player_id = pid
-        path = request.url.path
-        is_api = path.startswith("/api/")
-        if is_api and requests_by_ip is not None:
-            wait = requests_by_ip.hit(_client_ip(request))
-            if wait:
-                return _rate_limited(wait)
-        response = await call_next(request)
-        if new_player and (is_api or path == "/"):
-            response.set_cookie(PLAYER_COOKIE, pid or "", max_age=10 * _YEAR, httponly=True,
-                                samesite="lax", path="/")
-        h = response.headers
-        h.setdefault("X-Content-Type-Options", "nosniff")
-        h.setdefault("Referrer-Policy", "same-origin")
-        h.setdefault("X-Frame-Options", "DENY")
-        h.setdefault("Content-Security-Policy", CSP)
-        if is_api:
-            h.setdefault("Cache-Control", "no-store")
-        return response
+    app.add_middleware(PerRequest, limiter=requests_by_ip)  # outermost: sees every answer
 
     @app.exception_handler(Stale)
     async def _stale(_request: Request, exc: Stale) -> JSONResponse:

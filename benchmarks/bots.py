@@ -1,0 +1,487 @@
+"""Benchmarks of the computer players (not run in CI). Results go to benchmarks/results/bots-*.md.
+
+Usage (from the repository root, with the project's virtual environment)::
+
+    python benchmarks/bots.py tournament --a expert --b simple --games 4000 --rules eaai --jobs 2
+    python benchmarks/bots.py long --a expert --b simple --games 4000 --out runs/x.jsonl
+    python benchmarks/bots.py decision-time --level expert --deals 200
+    python benchmarks/bots.py openspiel --level expert --deals 1000 --jobs 2
+    python benchmarks/bots.py deadwood-table --level medium --deals 1500
+
+``tournament`` is ``ginrummy tournament`` without the progress bar (one JSON line at the end).
+``decision-time`` times one level's decisions in one process against ``simple``: wall-clock
+and CPU time (the CPU time is what a decision costs on an idle core, whatever else the machine
+runs). ``openspiel`` plays duplicate deals of OpenSpiel's single-hand ``gin_rummy``
+between a level (through an adapter: a shadow HandState gives the level its PlayerView) and
+OpenSpiel's ``SimpleGinRummyBot``, and reports the level's mean paired points per hand with a 95%
+confidence interval. ``deadwood-table`` measures the opponent deadwood model used by ``hard``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from ginrummy.actions import DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, ActionKind
+from ginrummy.bots import Context, make_bot
+from ginrummy.bots.knowledge import read_view
+from ginrummy.cards import CardSet
+from ginrummy.hand import HandState, Phase
+from ginrummy.melds import best_layoff, default_spread, min_deadwood_mask
+from ginrummy.rules import Rules
+from ginrummy.tournament import format_table, run_tournament
+from ginrummy.views import view_of
+
+
+# --------------------------------------------------------------------------------- tournament
+def apply_overrides(sets: list[str]) -> None:
+    """``level.attribute=value`` settings of the bot classes (e.g. ``expert.rollouts=1200``,
+    ``hard.late_max=3``), for experiments; worker processes inherit them (fork)."""
+    from ginrummy.bots.expert import ExpertBot
+    from ginrummy.bots.heuristic import EasyBot, HardBot, MediumBot
+
+    classes = {"expert": ExpertBot, "hard": HardBot, "medium": MediumBot, "easy": EasyBot}
+    for item in sets:
+        key, _, value = item.partition("=")
+        level, _, attr = key.partition(".")
+        cls = classes[level]
+        old = getattr(cls, attr)
+        setattr(cls, attr, type(old)(json.loads(value.lower() if value in ("True", "False")
+                                                else value)))
+
+
+def cmd_tournament(args: argparse.Namespace) -> None:
+    apply_overrides(args.set)
+    if "expert" in (args.a, args.b):
+        from ginrummy.bots.kernel import warmup
+
+        warmup()
+    r = run_tournament(args.a, args.b, args.games, Rules.preset(args.rules), seed=args.seed,
+                       jobs=args.jobs)
+    print(format_table(r))
+    print(json.dumps(r.to_json()))
+
+
+# ------------------------------------------------------------------ long tournament, resumable
+def cmd_long(args: argparse.Namespace) -> None:
+    """Play pairs in batches and append each game to a JSON-lines file, so that a long run can be
+    stopped, resumed and summarised at any point (``--summarise`` only reads the file)."""
+    import dataclasses
+    import os
+
+    from ginrummy.tournament import GameSummary, _play_pairs, summarise
+
+    rules = Rules.preset(args.rules)
+    done: dict[int, list[dict[str, Any]]] = {}
+    if os.path.exists(args.out):
+        with open(args.out, encoding="utf-8") as f:
+            for line in f:
+                row = json.loads(line)
+                done.setdefault(row["pair"], []).append(row)
+    if not args.summarise:
+        if "expert" in (args.a, args.b):
+            from ginrummy.bots.kernel import warmup
+
+            warmup()
+        todo = [p for p in range(args.games // 2) if len(done.get(p, [])) < 2]
+        batches = [todo[i:i + args.batch] for i in range(0, len(todo), args.batch)]
+        with ProcessPoolExecutor(args.jobs) as ex, open(args.out, "a", encoding="utf-8") as f:
+            futs = [ex.submit(_play_pairs, args.a, args.b, rules, args.seed, b) for b in batches]
+            for b, fut in zip(batches, futs, strict=True):
+                games = fut.result()
+                for i, g in enumerate(games):
+                    row = dataclasses.asdict(g)
+                    row["pair"] = b[i // 2]
+                    f.write(json.dumps(row) + "\n")
+                    done.setdefault(row["pair"], []).append(row)
+                f.flush()
+    games = []
+    for p in sorted(done):
+        rows = done[p]
+        if len(rows) < 2:
+            continue  # only whole seat-swapped pairs count
+        for row in rows[:2]:
+            games.append(GameSummary(row["a_won"], [tuple(x) for x in row["hands"]],
+                                     row["a_times_ms"], row.get("a_cpu_ms", [])))
+    r = summarise(args.a, args.b, rules, args.seed, games, 0.0)
+    print(format_table(r))
+    print(json.dumps(r.to_json()))
+
+
+# ----------------------------------------------------------------------------- decision time
+def cmd_decision_time(args: argparse.Namespace) -> None:
+    if args.level == "expert":
+        from ginrummy.bots.kernel import warmup
+
+        warmup()
+    rules = Rules.preset(args.rules)
+    rng = random.Random(args.seed)
+    bot = make_bot(args.level)
+    opp = make_bot("simple")
+    times: list[float] = []
+    cpu: list[float] = []
+    by_phase: dict[str, list[float]] = {}
+    for d in range(args.deals):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        h = HandState(rules, d % 2, deck)
+        while not h.is_over:
+            v = view_of(h, h.current)
+            if h.current == 0:
+                ctx = Context(random.Random(rng.random()), (rng.randrange(90), rng.randrange(90)),
+                              rules.target)
+                t0 = time.perf_counter()
+                c0 = time.process_time()
+                a = bot.choose(v, ctx)
+                dt = (time.perf_counter() - t0) * 1000
+                cpu.append((time.process_time() - c0) * 1000)
+                times.append(dt)
+                by_phase.setdefault(v.phase.value, []).append(dt)
+            else:
+                a = opp.choose(v, Context(rng))
+            h.apply(a)
+    times.sort()
+
+    def pct(xs: list[float], q: float) -> float:
+        xs = sorted(xs)
+        return xs[min(len(xs) - 1, max(0, math.ceil(q * len(xs)) - 1))]
+
+    out = {"level": args.level, "decisions": len(times), "p50_ms": round(pct(times, 0.5), 2),
+           "p90_ms": round(pct(times, 0.9), 2), "p99_ms": round(pct(times, 0.99), 2),
+           "max_ms": round(times[-1], 2),
+           "cpu_p50_ms": round(pct(cpu, 0.5), 2), "cpu_p90_ms": round(pct(cpu, 0.9), 2),
+           "cpu_p99_ms": round(pct(cpu, 0.99), 2), "cpu_max_ms": round(max(cpu), 2),
+           "load_avg_1min_at_end": round(__import__("os").getloadavg()[0], 2),
+           "by_phase_p99_ms": {k: round(pct(v, 0.99), 2) for k, v in by_phase.items()}}
+    print(json.dumps(out))
+
+
+# ---------------------------------------------------------------------------- deadwood table
+def cmd_deadwood_table(args: argparse.Namespace) -> None:
+    rules = Rules.preset(args.rules)
+    bots = [make_bot(args.level), make_bot(args.level)]
+    rng = random.Random(args.seed)
+    by: dict[int, list[int]] = {}
+    for g in range(args.deals):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        h = HandState(rules, g % 2, deck)
+        while not h.is_over:
+            v = view_of(h, h.current)
+            if v.phase is Phase.DISCARD:
+                k = read_view(v)
+                by.setdefault(min(k.opp_draws, 16), []).append(
+                    min_deadwood_mask(h.hands[1 - h.current]))
+            h.apply(bots[h.current].choose(v, Context(rng)))
+    for t in sorted(by):
+        xs = by[t]
+        print(t, len(xs), round(statistics.mean(xs), 1), round(statistics.pstdev(xs), 1))
+
+
+# --------------------------------------------------------------------------------- openspiel
+# OpenSpiel's card ints are suit-major with suits s c d h; ours are s h d c.
+_OS_SUIT = (0, 3, 2, 1)
+
+
+def os_to_ours(c: int) -> int:
+    return _OS_SUIT[c // 13] * 13 + c % 13
+
+
+def ours_to_os(c: int) -> int:
+    return _OS_SUIT.index(c // 13) * 13 + c % 13
+
+
+class Diverged(Exception):
+    """The two engines disagree about a move (a known departure of OpenSpiel, RULES.md 12)."""
+
+
+def _play_openspiel_deal(level: str, os_deck: list[int], our_seat: int,
+                         seed: int) -> tuple[float, str]:
+    """One deal of OpenSpiel's gin_rummy: ``level`` in OpenSpiel seat ``our_seat`` against
+    SimpleGinRummyBot. ``os_deck``: OpenSpiel card ints in chance order (10 to player 0, 10 to
+    player 1, the upcard, then the stock top first). Returns (our return, how it ended)."""
+    import pyspiel
+
+    game = pyspiel.load_game("gin_rummy")
+    util = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    s = game.new_initial_state()
+    feed = iter(os_deck)
+    while s.is_chance_node():
+        s.apply_action(next(feed))
+    their = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1 - our_seat)
+    # our shadow deal: OpenSpiel's player 0 acts first, so it is the non-dealer; seat = player id
+    ours = [os_to_ours(c) for c in os_deck]
+    deck = [0] * 52
+    for i in range(10):
+        deck[2 * i] = ours[i]
+        deck[2 * i + 1] = ours[10 + i]
+    deck[20:] = ours[20:]
+    rules = Rules.preset("eaai", undercut_on_tie=False, dead_hand_rule="fiftieth_card")
+    h = HandState(rules, 1, deck)
+    bot = make_bot(level)
+    rng = random.Random(seed)
+    gs = pyspiel.gin_rummy
+
+    def os_apply(a: int) -> None:
+        if a not in s.legal_actions():
+            raise Diverged(f"OpenSpiel refuses {s.action_to_string(s.current_player(), a)}")
+        s.apply_action(a)
+        while s.is_chance_node():
+            s.apply_action(next(feed))
+
+    while not s.is_terminal():
+        p = s.current_player()
+        phase = s.current_phase()
+        if phase in (gs.Phase.KNOCK, gs.Phase.LAYOFF) or h.is_over:
+            # showdown bookkeeping: the knocker lays its melds, the defender lays off and melds
+            if p == our_seat:
+                _our_showdown(s, util, h, our_seat, os_apply)
+            else:
+                os_apply(their.step(s))
+            continue
+        if p == our_seat:
+            view = view_of(h, our_seat)
+            a = bot.choose(view, Context(rng, None, 100))
+            _apply_ours_to_os(a, h, s, os_apply)
+            h.apply(a)
+        else:
+            a_os = their.step(s)
+            a = _os_to_our_action(a_os, s, h)
+            os_apply(a_os)
+            if a is None:  # a knock: its discard and melds follow in OpenSpiel's knock phase
+                _follow_their_knock(s, util, h, their, os_apply)
+            else:
+                if not h.is_legal(a):
+                    raise Diverged(f"our engine refuses their {a.text}")
+                h.apply(a)
+    r = s.returns()[our_seat]
+    kind = h.outcome.kind if h.outcome is not None else "openspiel-only"
+    return r, kind
+
+
+def _os_to_our_action(a: int, s: Any, h: HandState) -> Action | None:
+    import pyspiel
+
+    gs = pyspiel.gin_rummy
+    if a == gs.DRAW_UPCARD_ACTION:
+        return TAKE if h.phase is Phase.OFFER else DRAW_DISCARD
+    if a == gs.DRAW_STOCK_ACTION:
+        return DRAW_STOCK
+    if a == gs.PASS_ACTION:
+        return PASS
+    if a == gs.KNOCK_ACTION:
+        return None
+    if a < 52:
+        return Action(ActionKind.DISCARD, os_to_ours(a))
+    raise Diverged(f"unexpected action {a}")
+
+
+def _follow_their_knock(s: Any, util: Any, h: HandState, their: Any, os_apply: Any) -> None:
+    """Their knock in OpenSpiel (discard, melds, pass): mirror it as one knock in our engine."""
+    import pyspiel
+
+    gs = pyspiel.gin_rummy
+    discard = None
+    melds: list[CardSet] = []
+    while not s.is_terminal() and s.current_phase() == gs.Phase.KNOCK:
+        a = their.step(s)
+        if a < 52:
+            discard = os_to_ours(a)
+        elif a >= gs.MELD_ACTION_BASE:
+            melds.append(CardSet.of(os_to_ours(c)
+                                    for c in util.int_to_meld[a - gs.MELD_ACTION_BASE]))
+        os_apply(a)
+        if a == gs.PASS_ACTION:
+            break
+    if discard is None:
+        raise Diverged("their knock without a discard")
+    kept = CardSet(h.hands[h.current] & ~(1 << discard))
+    used = 0
+    for m in melds:
+        used |= m.mask
+    dw = (kept - CardSet(used)).points()
+    kind = ActionKind.GIN if dw == 0 else ActionKind.KNOCK
+    a = Action(kind, discard, melds=tuple(melds) if kind is ActionKind.KNOCK else None)
+    if not h.is_legal(a):
+        raise Diverged(f"our engine refuses their {a.text}")
+    h.apply(a)
+
+
+def _apply_ours_to_os(a: Action, h: HandState, s: Any, os_apply: Any) -> None:
+    import pyspiel
+
+    gs = pyspiel.gin_rummy
+    k = a.kind
+    if k in (ActionKind.TAKE, ActionKind.DRAW_DISCARD):
+        os_apply(gs.DRAW_UPCARD_ACTION)
+    elif k is ActionKind.DRAW_STOCK:
+        os_apply(gs.DRAW_STOCK_ACTION)
+    elif k is ActionKind.PASS:
+        os_apply(gs.PASS_ACTION)
+    elif k is ActionKind.DISCARD:
+        assert a.card is not None
+        os_apply(ours_to_os(a.card))
+    elif k in (ActionKind.KNOCK, ActionKind.GIN):
+        assert a.card is not None
+        if gs.KNOCK_ACTION not in s.legal_actions():
+            raise Diverged("OpenSpiel refuses our knock (its 11-card deadwood shortcut)")
+        os_apply(gs.KNOCK_ACTION)
+        os_apply(ours_to_os(a.card))
+        kept = CardSet(h.hands[h.current] & ~(1 << a.card))
+        melds = a.melds if a.melds is not None else default_spread(kept).melds
+        util = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+        for m in _os_melds(melds):
+            os_apply(gs.MELD_ACTION_BASE + util.meld_to_int([ours_to_os(c) for c in m]))
+        os_apply(gs.PASS_ACTION)
+    else:
+        raise Diverged(f"no OpenSpiel move for {a.text}")
+
+
+def _os_melds(melds: Any) -> list[list[int]]:
+    """OpenSpiel's meld actions cover 3 to 5 cards: split longer runs (6 = 3 + 3, 7 = 4 + 3...)."""
+    out = []
+    for m in melds:
+        cards = sorted(m)
+        while len(cards) > 5:
+            out.append(cards[:3])
+            cards = cards[3:]
+        out.append(cards)
+    return out
+
+
+def _our_showdown(s: Any, util: Any, h: HandState, seat: int, os_apply: Any) -> None:
+    """As the defender in OpenSpiel's layoff phase: our best layoffs (R-6.4), then our melds."""
+    import pyspiel
+
+    gs = pyspiel.gin_rummy
+    legal = s.legal_actions()
+    hand = CardSet.of(os_to_ours(c) for c in s.hands()[seat])
+    knocker_melds = [CardSet.of(os_to_ours(c) for c in util.int_to_meld[m])
+                     for m in s.layed_melds()[1 - seat]]
+    if s.current_phase() == gs.Phase.LAYOFF and not s.finished_layoffs():
+        plan = best_layoff(hand, knocker_melds) if knocker_melds else None
+        if plan is not None:
+            for lo in plan.layoffs:
+                c = ours_to_os(CardSet.parse(lo.card).cards()[0])
+                if c in s.legal_actions():
+                    os_apply(c)
+        os_apply(gs.PASS_ACTION)
+        return
+    # lay our own melds (the best arrangement of what is left), then pass
+    from ginrummy.melds import best_arrangement
+
+    arr = best_arrangement(hand)
+    for m in _os_melds(arr.melds):
+        a = gs.MELD_ACTION_BASE + util.meld_to_int([ours_to_os(c) for c in m])
+        if a in s.legal_actions():
+            os_apply(a)
+    if gs.PASS_ACTION in s.legal_actions():
+        os_apply(gs.PASS_ACTION)
+    elif legal:
+        os_apply(legal[0])
+
+
+def _openspiel_pair(level: str, seed: int, i: int) -> tuple[float | None, float | None, str]:
+    rng = random.Random(f"openspiel:{seed}:{i}")
+    deck = list(range(52))
+    rng.shuffle(deck)
+    swapped = deck[10:20] + deck[:10] + deck[20:]
+    res: list[float | None] = []
+    notes = []
+    for seat, d in ((0, deck), (1, swapped)):
+        try:
+            r, kind = _play_openspiel_deal(level, d, seat, seed * 100003 + i * 2 + seat)
+            res.append(r)
+            notes.append(kind)
+        except Diverged as e:
+            res.append(None)
+            notes.append(f"diverged: {e}")
+    return res[0], res[1], "; ".join(notes)
+
+
+def cmd_openspiel(args: argparse.Namespace) -> None:
+    if args.level == "expert":
+        from ginrummy.bots.kernel import warmup
+
+        warmup()
+    t0 = time.perf_counter()
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as ex:
+            rows = list(ex.map(_openspiel_pair, [args.level] * args.deals,
+                               [args.seed] * args.deals, range(args.deals), chunksize=8))
+    else:
+        rows = [_openspiel_pair(args.level, args.seed, i) for i in range(args.deals)]
+    paired = [(a + b) / 2 for a, b, _ in rows if a is not None and b is not None]
+    diverged = sum(1 for a, b, _ in rows if a is None or b is None)
+    n = len(paired)
+    mean = statistics.mean(paired) if paired else 0.0
+    sd = statistics.stdev(paired) if n > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(n) if n else 0.0
+    reasons: dict[str, int] = {}
+    for _, _, note in rows:
+        for part in note.split("; "):
+            if part.startswith("diverged"):
+                reasons[part] = reasons.get(part, 0) + 1
+    out = {"level": args.level, "opponent": "openspiel SimpleGinRummyBot", "deal_pairs": n,
+           "diverged_pairs": diverged, "mean_paired_points_per_hand": round(mean, 3),
+           "ci_low": round(mean - half, 3), "ci_high": round(mean + half, 3),
+           "elapsed_s": round(time.perf_counter() - t0, 1),
+           "divergences": dict(sorted(reasons.items(), key=lambda kv: -kv[1])[:5])}
+    print(json.dumps(out))
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    t = sub.add_parser("tournament")
+    t.add_argument("--a", default="hard")
+    t.add_argument("--b", default="simple")
+    t.add_argument("--games", type=int, default=200)
+    t.add_argument("--rules", default="eaai")
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--jobs", type=int, default=2)
+    t.add_argument("--set", action="append", default=[], metavar="LEVEL.ATTR=VALUE",
+                   help="override a bot class attribute (experiments)")
+    t.set_defaults(func=cmd_tournament)
+    lg = sub.add_parser("long")
+    lg.add_argument("--a", default="expert")
+    lg.add_argument("--b", default="simple")
+    lg.add_argument("--games", type=int, default=4000)
+    lg.add_argument("--rules", default="eaai")
+    lg.add_argument("--seed", type=int, default=0)
+    lg.add_argument("--jobs", type=int, default=2)
+    lg.add_argument("--batch", type=int, default=10, help="pairs per batch")
+    lg.add_argument("--out", required=True, help="JSON-lines file of finished games")
+    lg.add_argument("--summarise", action="store_true", help="only summarise --out")
+    lg.set_defaults(func=cmd_long)
+    d = sub.add_parser("decision-time")
+    d.add_argument("--level", default="expert")
+    d.add_argument("--deals", type=int, default=200)
+    d.add_argument("--rules", default="eaai")
+    d.add_argument("--seed", type=int, default=0)
+    d.set_defaults(func=cmd_decision_time)
+    o = sub.add_parser("openspiel")
+    o.add_argument("--level", default="expert")
+    o.add_argument("--deals", type=int, default=500, help="duplicate deal pairs")
+    o.add_argument("--seed", type=int, default=0)
+    o.add_argument("--jobs", type=int, default=2)
+    o.set_defaults(func=cmd_openspiel)
+    w = sub.add_parser("deadwood-table")
+    w.add_argument("--level", default="medium")
+    w.add_argument("--deals", type=int, default=1500)
+    w.add_argument("--rules", default="eaai")
+    w.add_argument("--seed", type=int, default=7)
+    w.set_defaults(func=cmd_deadwood_table)
+    args = ap.parse_args(argv)
+    args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

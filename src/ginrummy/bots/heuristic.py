@@ -1,0 +1,367 @@
+"""The levels without search: ``easy``, ``medium`` and ``hard``.
+
+* ``easy``: takes the face-up card only when it completes a meld, throws away an unmelded card
+  (often the highest, sometimes another one: never a card of a meld), knocks at once. Sensible but
+  beatable; it reads nothing but its own hand and the top discard.
+* ``medium``: a one-card lookahead. Each discard is scored by the deadwood it leaves and the
+  expected deadwood after the next draw (over the cards it has not seen); it takes the face-up
+  card when that beats the average stock draw; it knocks at once.
+* ``hard``: ``medium`` plus opponent modelling. A per-card belief of the opponent's hand
+  (:func:`~ginrummy.bots.knowledge.opponent_belief`: what it took, passed and discarded) gives
+  the draw odds and each discard's danger (the chance that it completes an opponent meld); the
+  knock policy weighs the undercut risk (a model of the opponent's deadwood by the number of its
+  draws, minus the expected layoffs on the spread) against the game score, and after the
+  opponent's fifth draw knocks only with 5 points or less (staying low and waiting undercuts
+  opponents who knock as soon as they can: 62.3% against ``simple`` instead of 56.3%, 300 games,
+  seed 13); the spread shown is the one that leaves the fewest expected layoffs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from ..actions import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, ActionKind
+from ..cards import POINTS, CardSet
+from ..hand import Phase
+from ..melds import best_arrangement, min_deadwood_mask
+from ..views import PlayerView
+from .base import Context
+from .knowledge import (
+    SAME_RANK,
+    Knowledge,
+    bits,
+    in_meld_with,
+    min_spreads,
+    neighbours,
+    opponent_belief,
+    read_view,
+)
+
+__all__ = ["EasyBot", "MediumBot", "HardBot", "expected_after_draw", "discard_danger",
+           "undercut_probability", "layoff_exposure"]
+
+
+def _best_discard(mask: int) -> int:
+    best = 1000
+    m = mask
+    while m:
+        low = m & -m
+        m ^= low
+        v = min_deadwood_mask(mask ^ low)
+        if v < best:
+            best = v
+            if v == 0:
+                break
+    return best
+
+
+def expected_after_draw(kept: int, draw_odds: Iterable[tuple[int, float]]) -> float:
+    """Expected 10-card deadwood (points) after drawing one card from ``draw_odds`` ((card,
+    weight) pairs, weights summing to anything > 0) and discarding the best card.
+
+    A drawn card with no rank or suit neighbour in ``kept`` is deadwood in every arrangement, so
+    its value is ``min(dw(kept), min_c dw(kept - c) + points(u))`` without a search.
+    """
+    tot = 0.0
+    wsum = 0.0
+    base = min_deadwood_mask(kept)
+    d9 = -1
+    for u, w in draw_odds:
+        if kept & neighbours(u):
+            v = _best_discard(kept | 1 << u)
+        else:
+            if d9 < 0:
+                d9 = min(min_deadwood_mask(kept ^ (1 << c)) for c in bits(kept))
+            v = min(base, d9 + POINTS[u])
+        tot += w * v
+        wsum += w
+    return tot / wsum if wsum else float(base)
+
+
+def discard_danger(c: int, p: dict[int, float], opp_known: int) -> float:
+    """Chance that discarding ``c`` completes a meld in the opponent's hand (``p``: belief)."""
+
+    def q(x: int) -> float:
+        if opp_known >> x & 1:
+            return 1.0
+        return p.get(x, 0.0)
+
+    others = [q(x) for x in bits(SAME_RANK[c])]
+    none = 1.0
+    for v in others:
+        none *= 1.0 - v
+    one = 0.0
+    for i, v in enumerate(others):
+        t = v
+        for j, w in enumerate(others):
+            if j != i:
+                t *= 1.0 - w
+        one += t
+    p_set = max(0.0, 1.0 - none - one)
+    r = c % 13
+    miss = 1.0 - p_set
+    pairs = []
+    if r >= 2:
+        pairs.append((c - 2, c - 1))
+    if 1 <= r <= 11:
+        pairs.append((c - 1, c + 1))
+    if r <= 10:
+        pairs.append((c + 1, c + 2))
+    for a, b in pairs:
+        miss *= 1.0 - q(a) * q(b)
+    return 1.0 - miss
+
+
+def layoff_exposure(melds: Iterable[int], p: dict[int, float], opp_known: int) -> float:
+    """Expected points the opponent could lay off on ``melds`` (direct layoffs and one chained
+    card), from the belief ``p``."""
+    exp = 0.0
+
+    def q(x: int) -> float:
+        if opp_known >> x & 1:
+            return 1.0
+        return p.get(x, 0.0)
+
+    for mm in melds:
+        low = (mm & -mm).bit_length() - 1
+        if mm & ~(SAME_RANK[low] | 1 << low) == 0:  # a set
+            if mm.bit_count() == 3:
+                x = ((SAME_RANK[low] | 1 << low) & ~mm).bit_length() - 1
+                exp += q(x) * POINTS[x]
+            continue
+        high = mm.bit_length() - 1
+        base = low - low % 13
+        if low - 1 >= base:
+            a = q(low - 1)
+            exp += a * POINTS[low - 1]
+            if low - 2 >= base:
+                exp += a * q(low - 2) * POINTS[low - 2]
+        if high + 1 < base + 13:
+            a = q(high + 1)
+            exp += a * POINTS[high + 1]
+            if high + 2 < base + 13:
+                exp += a * q(high + 2) * POINTS[high + 2]
+    return exp
+
+
+# Opponent deadwood model for the knock decision: the distribution of a competent opponent's
+# 10-card deadwood (before layoffs) after it has drawn ``t`` times, as a normal approximation
+# (mean, standard deviation) by ``t``. Measured in self-play of ``medium`` against ``medium``
+# (1,500 deals, seed 7; the script is benchmarks/bots.py deadwood-table).
+_OPP_DW_MEAN = (57.5, 46.0, 38.0, 31.9, 27.8, 24.7, 22.7, 21.0, 19.8, 18.8, 18.4, 17.1, 16.0,
+                15.5, 15.2, 15.0, 15.0)
+_OPP_DW_SD = (13.6, 14.8, 14.2, 13.0, 11.5, 10.3, 9.3, 8.0, 7.2, 6.6, 6.4, 4.9, 4.1, 3.6, 3.4,
+              3.4, 3.4)
+
+
+def undercut_probability(k: int, opp_draws: int, layoff_points: float) -> float:
+    """Estimated chance that an opponent who has drawn ``opp_draws`` times ends with deadwood
+    <= ``k`` after laying off about ``layoff_points`` points."""
+    t = min(opp_draws, len(_OPP_DW_MEAN) - 1)
+    mu = _OPP_DW_MEAN[t] - layoff_points
+    sd = _OPP_DW_SD[t]
+    z = (k + 0.5 - mu) / sd
+    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+
+
+def _legal_discard_cards(view: PlayerView) -> tuple[list[int], bool]:
+    """Cards that may leave the hand now, and whether a plain discard is allowed."""
+    discards = sorted(a.card for a in view.legal
+                      if a.kind is ActionKind.DISCARD and a.card is not None)
+    if discards:
+        return discards, True
+    knock_cards = sorted({a.card for a in view.legal
+                          if a.kind in (ActionKind.KNOCK, ActionKind.GIN) and a.card is not None})
+    return knock_cards, False
+
+
+def _finish(view: PlayerView, card: int, kept: int, dw: int,
+            melds: tuple[CardSet, ...] | None) -> Action:
+    if dw == 0:
+        return Action(ActionKind.GIN, card)
+    return Action(ActionKind.KNOCK, card, melds=melds)
+
+
+class EasyBot:
+    """A gentle beginner (see the module docstring)."""
+
+    name = "easy"
+    #: chance of throwing a random unmelded card instead of the highest one.
+    slip = 0.5
+
+    def choose(self, view: PlayerView, ctx: Context) -> Action:
+        if not view.legal:
+            raise ValueError("not this seat's turn")
+        hand = view.hand.mask
+        ph = view.phase
+        legal = view.legal
+        if ph is Phase.OFFER:
+            return TAKE if in_meld_with(hand, view.discard_pile[-1]) else PASS
+        if ph in (Phase.DRAW, Phase.FIFTIETH):
+            if DRAW_DISCARD in legal and in_meld_with(hand, view.discard_pile[-1]):
+                return DRAW_DISCARD
+            return DRAW_STOCK if ph is Phase.DRAW else PASS
+        if BIG_GIN in legal:
+            return BIG_GIN
+        cands, may_discard = _legal_discard_cards(view)
+        # knock or gin at once when it can
+        best_dw = 1000
+        best_c = cands[0]
+        for c in cands:
+            v = min_deadwood_mask(hand & ~(1 << c))
+            if v < best_dw or v == best_dw and POINTS[c] > POINTS[best_c]:
+                best_dw, best_c = v, c
+        if best_dw == 0 or (0 < best_dw <= view.knock_limit) or not may_discard:
+            return _finish(view, best_c, hand & ~(1 << best_c), best_dw, None)
+        arr = best_arrangement(CardSet(hand))
+        loose = [c for c in arr.deadwood if c in cands]
+        if not loose:
+            loose = cands
+        if ctx.rng.random() < self.slip:
+            card = ctx.rng.choice(loose)
+        else:
+            top = max(POINTS[c] for c in loose)
+            card = ctx.rng.choice([c for c in loose if POINTS[c] == top])
+        return Action(ActionKind.DISCARD, card)
+
+
+class MediumBot:
+    """One-card lookahead on deadwood; knocks at once (see the module docstring)."""
+
+    name = "medium"
+    #: weight of the deadwood left now against the expected deadwood after the next draw.
+    now_weight = 0.35
+    #: points a face-up card must save over the average stock draw to be taken.
+    take_margin = 1.5
+    use_belief = False
+    #: discards searched (the ones that leave the least deadwood now).
+    shortlist = 4
+
+    # --- overridable parts -------------------------------------------------------------------
+    def draw_odds(self, know: Knowledge, p: dict[int, float] | None) -> list[tuple[int, float]]:
+        """(card, weight) of the next stock card: unseen cards, weighted by 1 - P(opponent)."""
+        if p is None:
+            return [(u, 1.0) for u in bits(know.unseen)]
+        return [(u, max(0.02, 1.0 - p.get(u, 0.0))) for u in bits(know.unseen)]
+
+    def danger_weight(self, view: PlayerView, know: Knowledge) -> float:
+        return 0.0
+
+    def should_knock(self, view: PlayerView, ctx: Context, know: Knowledge, dw: int,
+                     kept: int, p: dict[int, float] | None) -> tuple[bool, tuple[CardSet, ...] |
+                                                                    None]:
+        return True, None
+
+    # --- decisions -----------------------------------------------------------------------------
+    def choose(self, view: PlayerView, ctx: Context) -> Action:
+        if not view.legal:
+            raise ValueError("not this seat's turn")
+        ph = view.phase
+        know = read_view(view)
+        p = opponent_belief(know) if self.use_belief else None
+        if ph is Phase.OFFER:
+            return TAKE if self._want_top(view, know, p) else PASS
+        if ph is Phase.DRAW:
+            if DRAW_DISCARD in view.legal and self._want_top(view, know, p):
+                return DRAW_DISCARD
+            return DRAW_STOCK
+        if ph is Phase.FIFTIETH:
+            return DRAW_DISCARD if DRAW_DISCARD in view.legal else PASS
+        return self._discard(view, ctx, know, p)
+
+    def _want_top(self, view: PlayerView, know: Knowledge, p: dict[int, float] | None) -> bool:
+        hand = view.hand.mask
+        top = view.discard_pile[-1]
+        if in_meld_with(hand, top):
+            return True
+        with_top = hand | 1 << top
+        take_dw = 1000
+        m = hand
+        while m:
+            low = m & -m
+            m ^= low
+            v = min_deadwood_mask(with_top ^ low)
+            take_dw = min(take_dw, v)
+        if take_dw <= view.knock_limit:
+            return True
+        if take_dw >= min_deadwood_mask(hand):
+            return False  # it saves nothing now; the stock draw is never worse on average
+        stock_dw = expected_after_draw(hand, self.draw_odds(know, p))
+        return take_dw < stock_dw - self.take_margin
+
+    def _discard(self, view: PlayerView, ctx: Context, know: Knowledge,
+                 p: dict[int, float] | None) -> Action:
+        legal = view.legal
+        if BIG_GIN in legal:
+            return BIG_GIN
+        hand = view.hand.mask
+        cands, may_discard = _legal_discard_cards(view)
+        now = {c: min_deadwood_mask(hand & ~(1 << c)) for c in cands}
+        best_now = min(now.values())
+        gin = [c for c in cands if now[c] == 0]
+        if gin:
+            return Action(ActionKind.GIN, max(gin, key=lambda c: (POINTS[c], c)))
+        if 0 < best_now <= view.knock_limit:
+            kc = max((c for c in cands if now[c] == best_now), key=lambda c: (POINTS[c], c))
+            kept = hand & ~(1 << kc)
+            ok, melds = self.should_knock(view, ctx, know, best_now, kept, p)
+            if ok or not may_discard:
+                return Action(ActionKind.KNOCK, kc, melds=melds)
+        odds = self.draw_odds(know, p)
+        dweight = self.danger_weight(view, know)
+        scored = []
+        shortlist = sorted(cands, key=lambda c: (now[c], -POINTS[c]))[:self.shortlist]
+        for c in shortlist:
+            kept = hand & ~(1 << c)
+            s = self.now_weight * now[c] + (1 - self.now_weight) * expected_after_draw(kept, odds)
+            if dweight and p is not None:
+                s += dweight * discard_danger(c, p, know.opp_known)
+            scored.append((s, -POINTS[c], c))
+        scored.sort()
+        card = scored[0][2]
+        return Action(ActionKind.DISCARD, card)
+
+
+class HardBot(MediumBot):
+    """Opponent modelling, discard danger, undercut-aware knocking (see the module docstring)."""
+
+    name = "hard"
+    use_belief = True
+    #: points of expected cost per unit of discard danger, by stage.
+    danger_points = 7.0
+    #: knock when the estimated undercut chance is at most this.
+    max_undercut = 0.28
+    #: after the opponent's ``early_draws``-th draw, knock only with at most ``late_max`` points.
+    early_draws = 5
+    late_max = 5
+
+    def danger_weight(self, view: PlayerView, know: Knowledge) -> float:
+        return self.danger_points * (0.6 if know.opp_draws < 3 else 1.0)
+
+    def should_knock(self, view: PlayerView, ctx: Context, know: Knowledge, dw: int,
+                     kept: int, p: dict[int, float] | None) -> tuple[bool, tuple[CardSet, ...] |
+                                                                    None]:
+        assert p is not None
+        arrs = min_spreads(kept, dw)
+        scored = [(layoff_exposure(a, p, know.opp_known), i) for i, a in enumerate(arrs)]
+        exposure, idx = min(scored)
+        melds = tuple(CardSet(m) for m in arrs[idx])
+        risk = undercut_probability(dw, know.opp_draws, exposure)
+        limit = self.max_undercut
+        if ctx.hand_points is not None:
+            mine = ctx.hand_points[view.seat]
+            theirs = ctx.hand_points[1 - view.seat]
+            if mine + 15 >= ctx.target:
+                limit += 0.12  # a won knock probably ends the game
+            if theirs + view.rules.undercut_bonus + 5 >= ctx.target:
+                limit -= 0.1  # an undercut probably loses it
+        if view.stock_count <= 4:
+            limit += 0.2  # the hand is about to die: take what is there
+        if risk > limit:
+            return False, melds
+        # Later in the deal, a modest knock is worth less than staying low and waiting: an
+        # opponent who knocks as soon as it can is then often undercut.
+        if know.opp_draws > self.early_draws and dw > self.late_max and view.stock_count > 4:
+            return False, melds
+        return True, melds
