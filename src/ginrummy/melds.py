@@ -92,7 +92,7 @@ _RUN_DROP = _build_drop_table()
 _LANE_POINTS: Final = [sum(POINTS[r] for r in range(13) if m >> r & 1) for m in range(8192)]
 _CACHE: dict[int, int] = {}
 _CACHE11: dict[int, int] = {}
-_CACHE_LIMIT: Final = 1 << 20
+_CACHE_LIMIT: Final = 1 << 18  # per cache; about 18 MiB when full (a full clear, then refill)
 #: bits of the ranks A..J of every suit: where a 3-card run may start.
 _RUN_START: Final = sum(0x7FF << (13 * s) for s in range(4))
 
