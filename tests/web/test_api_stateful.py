@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 import string
 from collections.abc import Callable
 from pathlib import Path
@@ -33,10 +34,14 @@ from hypothesis.stateful import (
 )
 from web_helpers import choose
 
+from ginrummy import fairness
 from ginrummy.actions import Action
 from ginrummy.bots import DEFAULT_LEVEL, LEVELS
 from ginrummy.cards import card_text
 from ginrummy.errors import GinRummyError
+from ginrummy.web import app as web_app
+from ginrummy.web import keeper_api, variant_service
+from ginrummy.web import service as web_service
 
 ALL_CARDS = [card_text(c) for c in range(52)]
 BAD_CODES = ["ZZ", "1H", "11S", "0C", "XX", "7", "HH", "7Q", "AH7", "", "🂡", "7 H", "TT"]
@@ -63,6 +68,31 @@ class Game:
         return {"Authorization": f"Bearer {self.token}"}
 
 
+class _SeededSecrets:
+    """Stands in for the ``secrets`` module inside the server during one run of the machine, so
+    that deals, dealers and the computer's seeds repeat when Hypothesis replays a run (the
+    preconditions depend on the phase a game is in; OS randomness made them flaky). Game ids
+    and tokens (``token_urlsafe``) stay truly random: they must not repeat across runs."""
+
+    def __init__(self, seed: int) -> None:
+        self._r = random.Random(seed)
+
+    def SystemRandom(self) -> random.Random:  # noqa: N802 - the name of the module function
+        return self._r
+
+    def token_hex(self, n: int = 32) -> str:
+        return self._r.randbytes(n).hex()
+
+    def randbelow(self, n: int) -> int:
+        return self._r.randrange(n)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(secrets, name)
+
+
+_SECRET_USERS = (fairness, web_service, web_app, variant_service, keeper_api)
+
+
 class ApiMachine(RuleBasedStateMachine):
     client: TestClient  # set by the test
 
@@ -72,6 +102,13 @@ class ApiMachine(RuleBasedStateMachine):
         self.rng = random.Random(0)
         self.rejected = 0
         self.accepted = 0
+        seeded = _SeededSecrets(0)
+        for module in _SECRET_USERS:
+            module.secrets = seeded  # type: ignore[attr-defined]
+
+    def teardown(self) -> None:
+        for module in _SECRET_USERS:
+            module.secrets = secrets  # type: ignore[attr-defined]
 
     # ----------------------------------------------------------------------------- helpers
     def _snapshot(self, g: Game) -> tuple[bytes, bytes]:
