@@ -87,5 +87,5 @@ def test_sheet_command_json_and_bad_input():
     bad = {"players": ["A", "B"], "hands": [{"dead": True}, {"winner": "A"}]}
     r = subprocess.run(cmd, input=_json.dumps(bad), capture_output=True, text=True, check=False)
     assert r.returncode == 2 and r.stderr.strip() == (
-        "error: hand 2: points: must be a whole number >= 0, got None")
+        "error: hand 2: points: must be a whole number from 0 to 100000, got None")
     assert "Traceback" not in r.stderr

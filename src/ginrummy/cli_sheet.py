@@ -28,7 +28,13 @@ boxes, bonuses and final totals. Exit status 2 with one line naming the hand and
 """
 
 
-@app.command(help=HELP)
+def _rich_help(text: str) -> str:
+    """Paragraphs unwrapped (Rich rewraps them), brackets escaped (they are not Rich markup)."""
+    paras = [" ".join(p.split()) for p in text.strip().split("\n\n")]
+    return "\n\n".join(paras).replace("[", "\\[")
+
+
+@app.command(help=_rich_help(HELP))
 def sheet(
     source: Annotated[str | None, typer.Argument(metavar="FILE|-", show_default=False,
                                                  help="JSON sheet, or - for stdin.")] = None,

@@ -290,10 +290,11 @@ class HandState:
         if shown > self.knock_limit:
             raise IllegalActionError(f"may not knock: deadwood {shown} > {self.knock_limit}")
 
-    def is_legal(self, action: Action) -> bool:
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether ``action`` (an Action or its text) is legal now; malformed text is not."""
         try:
-            self.verify(action)
-        except IllegalActionError:
+            self.verify(Action.parse(action) if isinstance(action, str) else action)
+        except (IllegalActionError, InvalidNotationError):
             return False
         return True
 

@@ -56,9 +56,14 @@ class SheetInputError(GinRummyError):
     """Bad sheet input; the message names the hand and field at fault."""
 
 
+#: the most points one hand may carry on a sheet (a real hand scores at most a few hundred).
+MAX_HAND_POINTS = 100_000
+
+
 def _int(v: Any, where: str) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-        raise SheetInputError(f"{where}: must be a whole number >= 0, got {v!r}")
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_HAND_POINTS:
+        raise SheetInputError(
+            f"{where}: must be a whole number from 0 to {MAX_HAND_POINTS}, got {v!r}")
     return v
 
 
@@ -140,6 +145,9 @@ def resolve_hand(entry: Any, rules: Rules, names: list[str], where: str,
     kd = _int(entry.get("knocker_deadwood", 0), f"{where}: knocker_deadwood")
     dd = _int(entry.get("defender_deadwood"), f"{where}: defender_deadwood")
     if result in ("gin", "big_gin"):
+        if kd != 0:
+            raise SheetInputError(f"{where}: knocker_deadwood must be 0 for {result} (R-4.6), "
+                                  f"got {kd}")
         if result == "big_gin" and rules.big_gin_bonus is None:
             raise SheetInputError(f"{where}: big gin is not played under these rules")
         bonus = rules.gin_bonus if result == "gin" else (rules.big_gin_bonus or 0)
