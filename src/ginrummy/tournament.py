@@ -32,6 +32,8 @@ __all__ = ["TournamentResult", "run_tournament", "format_table", "wilson", "play
 FINISH_KINDS = ("knock", "gin", "big_gin", "undercut", "tie", "dead")
 #: a game that has not ended after this many deals is abandoned (only absurd players get there).
 MAX_DEALS = 400
+#: ... and so is a game whose deal has gone on for this many actions (a deal is ~60 actions).
+MAX_ACTIONS_PER_DEAL = 3000
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -89,7 +91,11 @@ def play_game(a: str, b: str, rules: Rules, seed: int, pair: int, a_seat: int) -
     while not game.is_over and deals < MAX_DEALS:
         h = game.new_hand(deck(deals))
         deals += 1
+        steps = 0
         while not h.is_over:
+            steps += 1
+            if steps > MAX_ACTIONS_PER_DEAL:  # two players trading face-up cards for ever
+                return out
             seat = h.current
             view = view_of(h, seat)
             ctx = Context(rngs[seat], (game.hand_points[0], game.hand_points[1]), rules.target)

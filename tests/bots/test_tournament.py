@@ -49,3 +49,10 @@ def test_reproducible_and_parallel_equal() -> None:
     b = run_tournament("medium", "simple", games=4, rules=rules, seed=9, jobs=2).to_json()
     for k in ("wins_a", "wins_b", "hands", "points_per_hand", "finish", "a_knocks"):
         assert a[k] == b[k]
+
+
+def test_no_endless_exchange(kernel_ready: None) -> None:
+    """This deal once made expert and hard trade face-up cards for ever (the game never ended):
+    neither takes back its own discard now."""
+    g = play_game("expert", "hard", Rules.preset("eaai"), seed=2027, pair=7, a_seat=0)
+    assert g.a_won is not None

@@ -79,6 +79,8 @@ class ExpertBot:
         p = opponent_belief(know)
         if ph in (Phase.OFFER, Phase.DRAW):
             top = view.discard_pile[-1]
+            if top in know.my_discards:  # never take back its own discard (no endless trades)
+                return PASS if ph is Phase.OFFER else DRAW_STOCK
             if not view.hand.mask & neighbours(top) and POINTS[top] > 3:
                 # the face-up card can join nothing and saves little: leave it without a search
                 return PASS if ph is Phase.OFFER else DRAW_STOCK

@@ -39,7 +39,7 @@ from .knowledge import (
 )
 
 __all__ = ["EasyBot", "MediumBot", "HardBot", "expected_after_draw", "discard_danger",
-           "undercut_probability", "layoff_exposure"]
+           "undercut_probability", "layoff_exposure", "taking_back"]
 
 
 def _best_discard(mask: int) -> int:
@@ -165,6 +165,17 @@ def undercut_probability(k: int, opp_draws: int, layoff_points: float) -> float:
     return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
 
+def taking_back(view: PlayerView, card: int) -> bool:
+    """True when ``card`` is one that the viewer itself discarded earlier in this deal.
+
+    The rules let two players trade face-up cards forever (nothing shrinks the stock); a player
+    who never takes back its own discard breaks every such cycle, since a cycle must return each
+    card to the hand that threw it.
+    """
+    return any(e.seat == view.seat and e.kind is ActionKind.DISCARD and e.card == card
+               for e in view.history)
+
+
 def _legal_discard_cards(view: PlayerView) -> tuple[list[int], bool]:
     """Cards that may leave the hand now, and whether a plain discard is allowed."""
     discards = sorted(a.card for a in view.legal
@@ -199,7 +210,8 @@ class EasyBot:
         if ph is Phase.OFFER:
             return TAKE if in_meld_with(hand, view.discard_pile[-1]) else PASS
         if ph in (Phase.DRAW, Phase.FIFTIETH):
-            if DRAW_DISCARD in legal and in_meld_with(hand, view.discard_pile[-1]):
+            top = view.discard_pile[-1]
+            if DRAW_DISCARD in legal and in_meld_with(hand, top) and not taking_back(view, top):
                 return DRAW_DISCARD
             return DRAW_STOCK if ph is Phase.DRAW else PASS
         if BIG_GIN in legal:
@@ -273,6 +285,8 @@ class MediumBot:
     def _want_top(self, view: PlayerView, know: Knowledge, p: dict[int, float] | None) -> bool:
         hand = view.hand.mask
         top = view.discard_pile[-1]
+        if top in know.my_discards:
+            return False  # never take back a card thrown this deal: no endless exchanges
         if in_meld_with(hand, top):
             return True
         with_top = hand | 1 << top
