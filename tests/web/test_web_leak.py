@@ -58,7 +58,12 @@ def hidden_now(game: Game) -> set[str]:
     if o is None or o.kind == "dead":
         hidden |= set(CardSet(h.hands[1] & ~h.known[1]).texts())
     if o is not None and o.knocker == 1 and o.knock_discard is not None:
-        hidden.add(card_text(o.knock_discard))
+        # the face-down knock discard is hidden, unless the person saw the computer take that
+        # very card from the discard pile on an earlier turn (then it was public already)
+        seen_taken = any(e.seat == 1 and e.card == o.knock_discard
+                         and e.action.kind.value in ("take", "draw_discard") for e in h.history)
+        if not seen_taken:
+            hidden.add(card_text(o.knock_discard))
     return hidden
 
 
