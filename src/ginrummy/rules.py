@@ -12,6 +12,7 @@ ginrummy.errors.RulesError: target must be between 1 and 100000; got 0
 
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Final, Literal
 
@@ -41,6 +42,12 @@ _RANGES: Final[dict[str, tuple[int, int]]] = {
     "game_bonus": (0, 10000),
     "target": (1, 100000),
 }
+
+
+@functools.lru_cache(maxsize=256)
+def _as_dict(rules: Rules) -> dict[str, Any]:
+    """The fields of ``rules`` (frozen, so cached; callers get a copy)."""
+    return asdict(rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +155,8 @@ class Rules:
         return cls.preset(name, **d)
 
     def to_dict(self) -> dict[str, Any]:
-        """Every field as JSON-ready values."""
-        return asdict(self)
+        """Every field as JSON-ready values (a new dict each call)."""
+        return dict(_as_dict(self))
 
     def preset_name(self) -> str | None:
         """The name of the preset these rules equal, if any."""

@@ -22,6 +22,8 @@ next_dealer does not apply at a three-player table: the loser of a hand deals th
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import fields
 from typing import Any, Final
 
@@ -91,6 +93,7 @@ def _holds(cond: dict[str, Any], values: dict[str, Any]) -> bool:
     return bool(v == cond["is"]) if "is" in cond else bool(v != cond["not"])
 
 
+@functools.lru_cache(maxsize=256)
 def inactive_fields(rules: Rules, scoring: str = "standard") -> tuple[str, ...]:
     """The fields that have no effect at this table (in :class:`Rules` field order)."""
     values = rules.to_dict()

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from ..actions import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, ActionKind
 from ..cards import POINTS, CardSet
 from ..hand import Phase
-from ..melds import best_arrangement, min_deadwood_mask
+from ..melds import best_arrangement, best_discard_deadwood, min_deadwood_mask
 from ..views import PlayerView
 from .base import Context
 from .knowledge import (
@@ -42,20 +42,6 @@ __all__ = ["EasyBot", "MediumBot", "HardBot", "expected_after_draw", "discard_da
            "undercut_probability", "layoff_exposure", "taking_back"]
 
 
-def _best_discard(mask: int) -> int:
-    best = 1000
-    m = mask
-    while m:
-        low = m & -m
-        m ^= low
-        v = min_deadwood_mask(mask ^ low)
-        if v < best:
-            best = v
-            if v == 0:
-                break
-    return best
-
-
 def expected_after_draw(kept: int, draw_odds: Iterable[tuple[int, float]]) -> float:
     """Expected 10-card deadwood (points) after drawing one card from ``draw_odds`` ((card,
     weight) pairs, weights summing to anything > 0) and discarding the best card.
@@ -69,10 +55,10 @@ def expected_after_draw(kept: int, draw_odds: Iterable[tuple[int, float]]) -> fl
     d9 = -1
     for u, w in draw_odds:
         if kept & neighbours(u):
-            v = _best_discard(kept | 1 << u)
+            v = best_discard_deadwood(kept | 1 << u)
         else:
             if d9 < 0:
-                d9 = min(min_deadwood_mask(kept ^ (1 << c)) for c in bits(kept))
+                d9 = best_discard_deadwood(kept)
             v = min(base, d9 + POINTS[u])
         tot += w * v
         wsum += w
