@@ -7,6 +7,7 @@ uvicorn (which stops cleanly on SIGTERM; every accepted action is committed befo
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import re
@@ -48,6 +49,8 @@ WEB_DIR = Path(__file__).resolve().parent
 STATIC_DIR = WEB_DIR / "static"
 LOCALES_DIR = WEB_DIR / "locales"
 PAGES_DIR = WEB_DIR / "pages"
+
+log = logging.getLogger("ginrummy.web")
 
 PLAYER_COOKIE = "ginrummy_player"
 LANG_COOKIE = "lang"
@@ -427,6 +430,17 @@ def _rate_limited(wait: float, message: str = "too many requests: wait a moment"
     return resp
 
 
+def _warm_bots() -> None:
+    """Compile the expert's kernel (or load it from numba's disk cache) in the background, so
+    that the first expert decision of the process does not wait 1-30 s for it."""
+    from ..bots import warmup
+
+    try:
+        log.info("computer players ready (%.1f s)", warmup())
+    except Exception as e:  # numba missing or broken: the expert falls back to plain Python
+        log.warning("computer players not warmed up: %s", type(e).__name__)
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None,
           *, log_level: str = "info") -> None:
     """Run the web game with uvicorn until interrupted (Ctrl-C or SIGTERM stop it cleanly).
@@ -440,6 +454,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     import uvicorn
 
     app = create_app(database_url)
+    threading.Thread(target=_warm_bots, name="warm-bots", daemon=True).start()
 
     def _stopped(_sig: int, _frame: object) -> None:
         raise SystemExit(0)
