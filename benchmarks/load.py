@@ -238,6 +238,20 @@ class Server:
                     raise SystemExit("the server did not start")
                 time.sleep(0.05)
 
+    def wait_settled(self, timeout: float = 120) -> float:
+        """Wait until the idle server stops using CPU (its start-up work, e.g. compiling the
+        expert's kernel in the background, is over), so that the memory measured before the
+        first game includes it. Returns the seconds waited."""
+        t0 = time.monotonic()
+        _rss, cpu = _proc_stat(self.proc.pid)
+        while time.monotonic() - t0 < timeout:
+            time.sleep(0.5)
+            _rss, now = _proc_stat(self.proc.pid)
+            if now - cpu < 0.02:
+                break
+            cpu = now
+        return time.monotonic() - t0
+
     def stop(self) -> int:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
@@ -438,7 +452,10 @@ def report(args: argparse.Namespace, res: dict[str, Any], exit_code: int, argv: 
         f"({res['client_cpu'] / max(1e-9, res['t_end'] - res['t_ramp']):.0%} of one core); its "
         f"event loop woke up late by p50 {pct(res['lags'], 50):.1f} ms, p99 "
         f"{pct(res['lags'], 99):.1f} ms (that much of the latencies above is the client's)",
-        f"- server memory (RSS): {res['rss0']:.0f} MiB before the first game, "
+        f"- server memory (RSS): {res['rss0']:.0f} MiB before the first game"
+        + (f" (measured once the idle server had settled, {res['settled_s']:.1f} s after it "
+           "answered: the expert's kernel is loaded in the background at start)"
+           if "settled_s" in res else "") + ", "
         f"{res['rss_ramp']:.0f} MiB with {args.games} games in play "
         f"(**{per_game:.0f} KiB per active game**), {res['rss_end']:.0f} MiB at the end",
         f"- server stopped with SIGTERM: exit status {exit_code}",
@@ -519,7 +536,9 @@ def main(argv: list[str] | None = None) -> int:
                             args.sqlite_sync)
             try:
                 server.wait_ready()
+                settled = server.wait_settled()
                 res = asyncio.run(drive(server.base, args, server.proc.pid))
+                res["settled_s"] = settled
             finally:
                 code = server.stop()
             log_tail = (Path(tmp) / "server.log").read_text(errors="replace")[-2000:]
