@@ -78,6 +78,7 @@ def cmd_long(args: argparse.Namespace) -> None:
 
     from ginrummy.tournament import GameSummary, _play_pairs, summarise
 
+    t0 = time.perf_counter()
     rules = Rules.preset(args.rules)
     done: dict[int, list[dict[str, Any]]] = {}
     if os.path.exists(args.out):
@@ -110,7 +111,8 @@ def cmd_long(args: argparse.Namespace) -> None:
         for row in rows[:2]:
             games.append(GameSummary(row["a_won"], [tuple(x) for x in row["hands"]],
                                      row["a_times_ms"], row.get("a_cpu_ms", [])))
-    r = summarise(args.a, args.b, rules, args.seed, games, 0.0)
+    # elapsed: this invocation only (a resumed run's earlier parts are not counted)
+    r = summarise(args.a, args.b, rules, args.seed, games, time.perf_counter() - t0)
     print(format_table(r))
     print(json.dumps(r.to_json()))
 

@@ -16,6 +16,7 @@ EAAI = Rules.preset("eaai")
 PANELS = [
     # (a, b, games, floor on A's share of games won)
     ("simple", "random", 10, 0.9),
+    ("easy", "random", 10, 0.9),
     ("medium", "easy", 40, 0.6),
     ("hard", "easy", 30, 0.6),
     ("hard", "simple", 40, 0.45),
