@@ -23,7 +23,6 @@ next_dealer does not apply at a three-player table: the loser of a hand deals th
 from __future__ import annotations
 
 import functools
-
 from dataclasses import fields
 from typing import Any, Final
 
