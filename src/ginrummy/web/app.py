@@ -249,6 +249,30 @@ def _remember_language(response: Response, query: str | None) -> None:
         response.set_cookie(LANG_COOKIE, lang, max_age=_YEAR, samesite="lax", path="/")
 
 
+def _html_page(doc: str, language: str, query: str | None, *, status: int = 200,
+               no_cache: bool = False) -> Response:
+    """An HTML page in ``language``, remembering the language asked for in ``?lang=``."""
+    resp = HTMLResponse(doc, status_code=status)
+    resp.headers["Content-Language"] = language
+    resp.headers["Vary"] = "Accept-Language, Cookie"
+    if no_cache:
+        resp.headers["Cache-Control"] = "no-cache"
+    _remember_language(resp, query)
+    return resp
+
+
+def _static_page(request: Request, query: str | None, file: str, missing: str) -> Response:
+    """A page of the front end (``file`` in the static folder: the game, the score keeper) in
+    the person's language; 503 saying ``missing`` when it is not installed."""
+    language = _language(request, query)
+    try:
+        doc = (STATIC_DIR / file).read_text(encoding="utf-8")
+    except OSError:
+        return HTMLResponse(f"<!doctype html><title>Gin Rummy</title><p>{missing}</p>",
+                            status_code=503)
+    return _html_page(_set_html_lang(doc, language), language, query, no_cache=True)
+
+
 def create_app(database_url: str | None = None, *, rate_limits: RateLimits | None = None,
                max_body: int = MAX_BODY_BYTES) -> FastAPI:
     """The web game.
@@ -379,18 +403,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     # ------------------------------------------------------------------------- the front end
     @app.get("/", response_class=HTMLResponse)
     def index(request: Request, lang: str | None = Query(default=None)) -> Response:
-        language = _language(request, lang)
-        try:
-            doc = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
-        except OSError:
-            return HTMLResponse("<!doctype html><title>Gin Rummy</title>"
-                                "<p>The game page is not installed.</p>", status_code=503)
-        resp = HTMLResponse(_set_html_lang(doc, language))
-        resp.headers["Content-Language"] = language
-        resp.headers["Vary"] = "Accept-Language, Cookie"
-        resp.headers["Cache-Control"] = "no-cache"
-        _remember_language(resp, lang)
-        return resp
+        return _static_page(request, lang, "index.html", "The game page is not installed.")
 
     @app.get("/locales/{lang}.json")
     def locale(lang: str) -> Response:
@@ -405,11 +418,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         def page(request: Request, lang: str | None = Query(default=None)) -> Response:
             language = _language(request, lang)
             status, doc = render_page(PAGES_DIR, name, language)
-            resp = HTMLResponse(doc, status_code=status)
-            resp.headers["Content-Language"] = language
-            resp.headers["Vary"] = "Accept-Language, Cookie"
-            _remember_language(resp, lang)
-            return resp
+            return _html_page(doc, language, lang, status=status)
 
         page.__name__ = f"page_{name}"
         return page
@@ -417,8 +426,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     for name in PAGE_NAMES:
         app.get(f"/{name}", response_class=HTMLResponse)(_page_route(name))
 
-    install_keeper(app, service.variants.vstore, STATIC_DIR, language=_language,  # /keeper
-                   remember=_remember_language, set_lang=_set_html_lang, bearer=_bearer)
+    install_keeper(app, service.variants.vstore, page=_static_page, bearer=_bearer)  # /keeper
     STATIC_DIR.mkdir(parents=True, exist_ok=True)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app

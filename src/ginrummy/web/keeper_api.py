@@ -11,7 +11,6 @@ import hmac
 import re
 import secrets
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Header, Query, Request
@@ -23,7 +22,7 @@ from ..keeper import SheetInputError, score_sheet, sheet_csv
 from ..rules import PRESETS, Rules
 from ..store.variants import SheetRow, VariantStore
 from ..variants import PLAYER_COUNT, SCORINGS, check_table
-from .service import token_hash
+from .service_base import token_hash
 
 __all__ = ["install_keeper", "MAX_HANDS"]
 
@@ -63,12 +62,11 @@ def _answer(row: SheetRow) -> dict[str, Any]:
             "sheet": score_sheet(row.data)}
 
 
-def install_keeper(app: FastAPI, vstore: VariantStore, static_dir: Path, *,
-                   language: Callable[[Request, str | None], str],
-                   remember: Callable[[Response, str | None], None],
-                   set_lang: Callable[[str, str], str],
+def install_keeper(app: FastAPI, vstore: VariantStore, *,
+                   page: Callable[[Request, str | None, str, str], Response],
                    bearer: Callable[[str | None], str | None]) -> None:
-    """Add the page and the endpoints to ``app`` (helpers passed by :mod:`ginrummy.web.app`)."""
+    """Add the page and the endpoints to ``app`` (helpers passed by :mod:`ginrummy.web.app`:
+    ``page(request, lang, file, missing)`` serves a page of the front end)."""
 
     def owned(sheet_id: str, authorization: str | None) -> SheetRow | None:
         token = bearer(authorization)
@@ -81,18 +79,7 @@ def install_keeper(app: FastAPI, vstore: VariantStore, static_dir: Path, *,
 
     @app.get("/keeper", response_class=HTMLResponse)
     def keeper_page(request: Request, lang: str | None = Query(default=None)) -> Response:
-        lg = language(request, lang)
-        try:
-            doc = (static_dir / "keeper.html").read_text(encoding="utf-8")
-        except OSError:
-            return HTMLResponse("<!doctype html><title>Gin Rummy</title>"
-                                "<p>The score keeper is not installed.</p>", status_code=503)
-        resp = HTMLResponse(set_lang(doc, lg))
-        resp.headers["Content-Language"] = lg
-        resp.headers["Vary"] = "Accept-Language, Cookie"
-        resp.headers["Cache-Control"] = "no-cache"
-        remember(resp, lang)
-        return resp
+        return page(request, lang, "keeper.html", "The score keeper is not installed.")
 
     @app.post("/api/sheets", status_code=201)
     def new_sheet(body: NewSheet, request: Request) -> JSONResponse:

@@ -169,17 +169,30 @@ def _final_json(f: FinalScore) -> dict[str, Any]:
     return f.to_json()
 
 
-def _hollywood_score(m: Match) -> dict[str, Any]:
-    sh = m.sheet
+def _sheet_hands(m: Match, *, players: bool = False, games: bool = False
+                 ) -> list[dict[str, Any]]:
+    """A score sheet's line per finished deal (winner and knocker as players), with the deal's
+    ``players`` (three players) and the ``games`` it was entered in (Hollywood) when asked."""
     hands = []
     for i, s in enumerate(m.seatings):
         o = m.deals[i].outcome
         if o is None:
             continue
-        hands.append({"number": s.number, "hand": s.hand, "dealer": s.dealer,
-                      "winner": m.winner_of(i), "points": o.points if o.winner is not None else 0,
-                      "kind": o.kind, "boxes": o.boxes, "knocker": None if o.knocker is None
-                      else s.players[o.knocker], "games": m.entered.get(i, [])})
+        line: dict[str, Any] = {"number": s.number, "hand": s.hand, "dealer": s.dealer}
+        if players:
+            line["players"] = list(s.players)
+        line.update({"winner": m.winner_of(i), "points": o.points if o.winner is not None else 0,
+                     "kind": o.kind, "boxes": o.boxes,
+                     "knocker": None if o.knocker is None else s.players[o.knocker]})
+        if games:
+            line["games"] = m.entered.get(i, [])
+        hands.append(line)
+    return hands
+
+
+def _hollywood_score(m: Match) -> dict[str, Any]:
+    sh = m.sheet
+    hands = _sheet_hands(m, games=True)
     games = []
     for j, g in enumerate(sh.games):
         run = [0, 0]
@@ -202,16 +215,7 @@ def _hollywood_score(m: Match) -> dict[str, Any]:
 
 def _three_score(m: Match) -> dict[str, Any]:
     sh = m.sheet
-    hands = []
-    for i, s in enumerate(m.seatings):
-        o = m.deals[i].outcome
-        if o is None:
-            continue
-        hands.append({"number": s.number, "hand": s.hand, "dealer": s.dealer,
-                      "players": list(s.players), "winner": m.winner_of(i),
-                      "points": o.points if o.winner is not None else 0, "kind": o.kind,
-                      "boxes": o.boxes, "knocker": None if o.knocker is None
-                      else s.players[o.knocker]})
+    hands = _sheet_hands(m, players=True)
     final = None
     settlements = []
     if sh.is_over:

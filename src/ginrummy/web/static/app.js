@@ -1,6 +1,6 @@
 // Gin Rummy table: renders the server's state (docs/api.md) and posts back what the person does.
 // The server is the authority; this file holds no rules. Pure helpers live in cards.js, i18n.js
-// and model.js (unit-tested with `node --test tests/js/`).
+// and model.js (unit-tested with `node --test tests/js/`); page.js holds what the pages share.
 
 import { sortByRank, sortBySuit, mergeOrder, moveCard, isFace } from "./cards.js";
 import {
@@ -11,6 +11,7 @@ import {
   uiPhase, findLegal, legalOfType, chooseKnock, chooseGin, groupHand, tableFromState, applyEvent,
   newEvents, scoreRows, meldsWithLayoffs, deadwoodOf, promptKey, rulesOverrides,
 } from "./model.js";
+import { $, el, apiRequest, loadCatalog, markLanguage, toast } from "./page.js";
 import { playSound } from "./sound.js";
 import {
   isVariant, playerName, opponentOf, scoringName, variantHeadline, renderVariantBar, renderVariantScore,
@@ -29,21 +30,7 @@ const S = {
   suppressClick: false, settings: { ...DEFAULT_SETTINGS }, pollTimer: null, orderTimer: null,
 };
 
-const $ = (id) => document.getElementById(id);
 const t = (...a) => S.t(...a);
-
-function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "text") e.textContent = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const k of kids.flat()) if (k !== null && k !== undefined && k !== false) e.append(k);
-  return e;
-}
 
 const store = {
   get(key, fallback = null) {
@@ -55,14 +42,10 @@ const store = {
 };
 
 // ---------------------------------------------------------------- server
-async function api(method, path, body) {
-  const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (S.game && path.startsWith(`/api/games/${S.game.game_id}`)) headers.Authorization = `Bearer ${S.game.token}`;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "same-origin" });
-  let data = null;
-  try { data = await res.json(); } catch { data = null; }
-  return { status: res.status, ok: res.ok, data };
+/** A request to the JSON API; the game's token goes with requests on the game. */
+function api(method, path, body) {
+  const mine = S.game && path.startsWith(`/api/games/${S.game.game_id}`);
+  return apiRequest(method, path, body, mine ? S.game.token : null);
 }
 
 function detailMessage(data) {
@@ -75,12 +58,6 @@ function detailMessage(data) {
 }
 
 // ---------------------------------------------------------------- language
-async function loadCatalog(lang) {
-  const res = await fetch(`/locales/${lang}.json`, { credentials: "same-origin" });
-  if (!res.ok) throw new Error(`no catalog ${lang}`);
-  return res.json();
-}
-
 async function setLanguage(lang, { save = true } = {}) {
   let catalog;
   try { catalog = await loadCatalog(lang); } catch {
@@ -89,9 +66,7 @@ async function setLanguage(lang, { save = true } = {}) {
   }
   S.lang = lang;
   S.t = makeT(catalog);
-  if (save) document.cookie = `lang=${lang}; path=/; max-age=31536000; SameSite=Lax`;
-  document.documentElement.lang = lang;
-  document.documentElement.dataset.lang = lang;
+  markLanguage(lang, save);
   applyStaticText();
   render();
   if ($("dlg-new").open) buildNewGameForm(false);
@@ -523,21 +498,12 @@ function renderFair() {
   box.title = c || "";
 }
 
-// ---------------------------------------------------------------- live region, toast
+// ---------------------------------------------------------------- live region
 function announce(text) {
   if (!text) return;
   const live = $("live");
   live.textContent = "";
   requestAnimationFrame(() => { live.textContent = text; });
-}
-
-let toastTimer = null;
-function toast(text) {
-  const box = $("toast");
-  box.textContent = text;
-  box.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
 }
 
 // ---------------------------------------------------------------- state flow

@@ -6,39 +6,21 @@
 
 import { makeT, LANGUAGES, LANGUAGE_NAMES, presetName, fieldLabel, choiceLabel } from "./i18n.js";
 import { hollywoodFromKeeper, threeFromKeeper, columnsFromKeeper, renderModel } from "./sheet.js";
+import { $, el, apiRequest, loadCatalog, markLanguage, toast } from "./page.js";
 import { constrain, scoringName } from "./variants.js";
 
 const KEY = "ginrummy.keeper";
 const S = { lang: "en", t: makeT({}), meta: null, sheet: null, token: null, busy: false, modes: {} };
-const $ = (id) => document.getElementById(id);
 const t = (...a) => S.t(...a);
-
-function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "text") e.textContent = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const k of kids.flat()) if (k !== null && k !== undefined && k !== false) e.append(k);
-  return e;
-}
 
 const saved = {
   get() { try { return JSON.parse(localStorage.getItem(KEY) || "null"); } catch { return null; } },
   set(v) { try { if (v) localStorage.setItem(KEY, JSON.stringify(v)); else localStorage.removeItem(KEY); } catch { /* private mode */ } },
 };
 
-async function api(method, path, body) {
-  const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (S.token && path.startsWith("/api/sheets/")) headers.Authorization = `Bearer ${S.token}`;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "same-origin" });
-  let data = null;
-  try { data = await res.json(); } catch { data = null; }
-  return { ok: res.ok, status: res.status, data };
+/** A request to the JSON API; the sheet's token goes with requests on sheets. */
+function api(method, path, body) {
+  return apiRequest(method, path, body, path.startsWith("/api/sheets/") ? S.token : null);
 }
 
 function message(data) {
@@ -48,28 +30,13 @@ function message(data) {
   return d.message || t("error.generic");
 }
 
-let toastTimer = null;
-function toast(text) {
-  const box = $("toast");
-  box.textContent = text;
-  box.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
-}
-
 // ---------------------------------------------------------------- language
 async function setLanguage(lang, save = true) {
   let catalog = {};
-  try {
-    const r = await fetch(`/locales/${lang}.json`, { credentials: "same-origin" });
-    if (!r.ok) throw new Error();
-    catalog = await r.json();
-  } catch { if (lang !== "en") return setLanguage("en", save); }
+  try { catalog = await loadCatalog(lang); } catch { if (lang !== "en") return setLanguage("en", save); }
   S.lang = lang;
   S.t = makeT(catalog);
-  if (save) document.cookie = `lang=${lang}; path=/; max-age=31536000; SameSite=Lax`;
-  document.documentElement.lang = lang;
-  document.documentElement.dataset.lang = lang;
+  markLanguage(lang, save);
   document.title = `${t("keeper.title")} · ${t("app.title")}`;
   for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
   for (const e of document.querySelectorAll("[data-i18n-aria]")) e.setAttribute("aria-label", t(e.dataset.i18nAria));

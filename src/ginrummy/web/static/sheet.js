@@ -5,6 +5,8 @@
 // page adds nothing up that decides a rule. Model builders are pure (tests/js/sheet.test.mjs);
 // renderers build DOM and run only in the browser.
 
+import { el } from "./page.js";
+
 // ------------------------------------------------------------------------------ models
 /**
  * A Hollywood model from `hands` ({number, col|null, points, kind, games: [1-based]}) and the
@@ -142,18 +144,6 @@ export function threeFromKeeper(out) {
 }
 
 // ------------------------------------------------------------------------------ DOM
-function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "text") e.textContent = v;
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const k of kids.flat()) if (k !== null && k !== undefined && k !== false) e.append(k);
-  return e;
-}
-
 const kindLabel = (kind, t) => t(`kind.${kind || "dead"}`, null, kind || "");
 
 /** The Hollywood sheet: three column pairs side by side; a closed game is ruled off and marked. */

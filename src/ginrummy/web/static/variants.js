@@ -6,6 +6,7 @@
 // Pure helpers (constrain, playerName, ...) are unit-tested by tests/js/variants.test.mjs.
 
 import { cardShort, resultHeadline } from "./i18n.js";
+import { el } from "./page.js";
 import { hollywoodFromState, partnershipFromState, threeFromState, renderModel } from "./sheet.js";
 
 export const isVariant = (st) => !!(st && st.table && st.table.scoring);
@@ -139,18 +140,6 @@ export function applyConstraints(box, scoring, meta, t) {
 }
 
 // ------------------------------------------------------------------------------ rendering
-function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "text") e.textContent = v;
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const k of kids.flat()) if (k !== null && k !== undefined && k !== false) e.append(k);
-  return e;
-}
-
 function names(st, t) {
   const n = (st.table && st.table.players) || 2;
   return Array.from({ length: n }, (_, p) => playerName(st, p, t));
