@@ -128,6 +128,24 @@ def _run_capable(mask: int) -> int:
     return s3 | s3 << 1 | s3 << 2
 
 
+def _remainders(m0: int, opts: list[list[int]]) -> list[int]:
+    """``m0`` minus one choice of every rank's set options (``opts``: per rank, the card masks
+    its set may take, 0 for none): the cards left for runs, one mask per combination."""
+    if not opts:
+        return [m0]
+    if len(opts) == 1:
+        return [m0 & ~s for s in opts[0]]
+    if len(opts) == 2:
+        return [m0 & ~s & ~t for s in opts[0] for t in opts[1]]
+    ms = []
+    for combo in product(*opts):
+        m = m0
+        for s in combo:
+            m &= ~s
+        ms.append(m)
+    return ms
+
+
 def min_deadwood_mask(mask: int) -> int:
     """Minimum deadwood in points of the cards in ``mask`` (any number of cards) (R-1.5).
 
@@ -170,19 +188,7 @@ def min_deadwood_mask(mask: int) -> int:
             opts.append(o)
         else:
             opts.append([0, col])
-    if not opts:
-        ms = [m0]
-    elif len(opts) == 1:
-        ms = [m0 & ~s for s in opts[0]]
-    elif len(opts) == 2:
-        ms = [m0 & ~s & ~t for s in opts[0] for t in opts[1]]
-    else:
-        ms = []
-        for combo in product(*opts):
-            m = m0
-            for s in combo:
-                m &= ~s
-            ms.append(m)
+    ms = _remainders(m0, opts)
     best = min([rd[m & LANE] + rd[m >> 13 & LANE] + rd[m >> 26 & LANE] + rd[m >> 39]
                 for m in ms])
     if len(_CACHE) >= _CACHE_LIMIT:
@@ -383,19 +389,7 @@ def best_discard_deadwood(mask: int, forbidden: int = 0) -> int:
             else:
                 opts.append([0, col])
     best = _NO_DISCARD
-    if not opts:
-        ms = [m0]
-    elif len(opts) == 1:
-        ms = [m0 & ~s for s in opts[0]]
-    elif len(opts) == 2:
-        ms = [m0 & ~s & ~t for s in opts[0] for t in opts[1]]
-    else:
-        ms = []
-        for combo in product(*opts):
-            m = m0
-            for s in combo:
-                m &= ~s
-            ms.append(m)
+    ms = _remainders(m0, opts)
     if not forbidden:
         for m in ms:
             a = m & LANE
