@@ -1,0 +1,273 @@
+"""ginrummy.env: the PettingZoo AEC environment (PRODUCT.md: "a standard multi-agent RL
+environment interface").
+
+PettingZoo's own API conformance and seed tests, then ours: the action mask is exactly the
+engine's legal actions, illegal steps raise and change nothing, rewards follow R-7 / R-10 and are
+zero-sum, observations hold nothing hidden (DESIGN.md principle 6).
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from ginrummy.actions import Action, ActionKind  # noqa: E402
+from ginrummy.cards import parse_card  # noqa: E402
+from ginrummy.env import (  # noqa: E402
+    N_ACTIONS,
+    OBSERVATION_SIZE,
+    GinRummyEnv,
+    action_index,
+    index_action,
+    observation_of,
+)
+from ginrummy.errors import IllegalActionError  # noqa: E402
+from ginrummy.hand import HandState  # noqa: E402
+from ginrummy.rules import Rules  # noqa: E402
+from ginrummy.views import view_of  # noqa: E402
+
+
+@pytest.mark.parametrize(("rules", "episode"), [("standard", "hand"), ("oklahoma", "game"),
+                                                ("straight", "hand"), ("pagat", "game")])
+def test_pettingzoo_api(rules: str, episode: str) -> None:
+    with warnings.catch_warnings():  # dict observations with an action mask, as in PettingZoo's
+        warnings.simplefilter("ignore")  # own classic card games
+        api_test(GinRummyEnv(rules=rules, episode=episode), num_cycles=1500,
+                 verbose_progress=False)
+
+
+def test_pettingzoo_seed() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        seed_test(lambda: GinRummyEnv(rules="eaai"), num_cycles=300)
+
+
+def test_action_indices_round_trip() -> None:
+    seen = set()
+    for i in range(N_ACTIONS):
+        a = index_action(i)
+        assert action_index(a) == i
+        assert action_index(a.text) == i
+        seen.add(a.text)
+    assert len(seen) == N_ACTIONS
+    assert action_index("knock 3D") == 56 + parse_card("3D")
+    assert index_action(160).kind is ActionKind.BIG_GIN
+    with pytest.raises(ValueError):
+        index_action(161)
+    with pytest.raises(ValueError):
+        index_action(-1)
+    with pytest.raises(ValueError, match="default spread"):
+        action_index("knock 3D: 4S5S6S 9C9D9H")
+
+
+def _play(env: GinRummyEnv, rng: random.Random) -> None:
+    for _agent in env.agent_iter():
+        obs, _r, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
+
+
+@pytest.mark.parametrize("rules", ["standard", "oklahoma", "straight", "eaai"])
+def test_mask_is_the_engines_legal_actions(rules: str) -> None:
+    env = GinRummyEnv(rules=rules)
+    rng = random.Random(3)
+    for episode in range(20):
+        env.reset(seed=episode)
+        while env.agents:
+            agent = env.agent_selection
+            obs, _r, term, trunc, info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            h = env.hand
+            assert env.possible_agents[h.current] == agent
+            want = sorted(action_index(a) for a in h.legal_actions())
+            assert list(np.flatnonzero(obs["action_mask"])) == want
+            assert info["legal"] == [index_action(i).text for i in want]
+            other = env.possible_agents[1 - h.current]
+            assert not env.observe(other)["action_mask"].any()
+            env.step(int(rng.choice(want)))
+
+
+def test_illegal_step_raises_and_changes_nothing() -> None:
+    env = GinRummyEnv(rules="standard")
+    env.reset(seed=5)
+    before = (len(env.hand.history), env.agent_selection, env.hand.phase)
+    obs = env.observe(env.agent_selection)["observation"].copy()
+    illegal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError):
+        env.step(illegal)
+    with pytest.raises(ValueError):
+        env.step(999)
+    with pytest.raises(ValueError):
+        env.step(None)
+    assert (len(env.hand.history), env.agent_selection, env.hand.phase) == before
+    assert np.array_equal(env.observe(env.agent_selection)["observation"], obs)
+
+
+def test_hand_rewards_are_the_deals_points() -> None:
+    """R-7: the winner scores the hand's points; the env pays +points / -points."""
+    env = GinRummyEnv(rules="standard")
+    rng = random.Random(11)
+    kinds = set()
+    for s in range(40):
+        env.reset(seed=s)
+        total = dict.fromkeys(env.possible_agents, 0.0)
+        while env.agents:
+            agent = env.agent_selection
+            obs, r, term, trunc, _info = env.last()
+            total[agent] += r
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = [index_action(i) for i in np.flatnonzero(obs["action_mask"])]
+            ends = [a for a in legal if a.kind in (ActionKind.KNOCK, ActionKind.GIN)]
+            a = ends[0] if ends else rng.choice(legal)
+            env.step(action_index(a))
+        o = env.hand.outcome
+        assert o is not None
+        kinds.add(o.kind)
+        want = {a: 0.0 for a in env.possible_agents}
+        if o.winner is not None:
+            want[env.possible_agents[o.winner]] = o.points
+            want[env.possible_agents[1 - o.winner]] = -o.points
+        assert total == want
+    assert "knock" in kinds
+
+
+def test_game_rewards_sum_to_the_final_margin() -> None:
+    """R-10: over a game episode each agent's rewards add up to its total minus the other's."""
+    env = GinRummyEnv(rules=Rules.preset("standard", target=40), episode="game")
+    rng = random.Random(2)
+    for s in range(6):
+        env.reset(seed=s)
+        total = dict.fromkeys(env.possible_agents, 0.0)
+        while env.agents:
+            agent = env.agent_selection
+            obs, r, term, trunc, _info = env.last()
+            total[agent] += r
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = [index_action(i) for i in np.flatnonzero(obs["action_mask"])]
+            ends = [a for a in legal if a.kind in (ActionKind.KNOCK, ActionKind.GIN)]
+            env.step(action_index(ends[0] if ends else rng.choice(legal)))
+        g = env.game
+        assert g is not None and g.is_over
+        t = g.final().totals
+        assert total["player_0"] == t[0] - t[1]
+        assert total["player_1"] == t[1] - t[0]
+        assert len(g.deals) >= 1
+
+
+def test_win_rewards() -> None:
+    env = GinRummyEnv(rules=Rules.preset("standard", target=30), episode="game", reward="win")
+    env.reset(seed=9)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    rng = random.Random(9)
+    while env.agents:
+        agent = env.agent_selection
+        obs, r, term, trunc, _ = env.last()
+        totals[agent] += r
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(env.bot_action("medium", seed=rng.randrange(10**6)))
+    assert sorted(totals.values()) == [-1.0, 1.0]
+    assert env.game is not None
+    assert totals[env.possible_agents[env.game.winner]] == 1.0
+
+
+def test_truncation_after_max_actions() -> None:
+    env = GinRummyEnv(rules="standard", max_actions=5)
+    env.reset(seed=1)
+    _play(env, random.Random(1))
+    assert not env.agents
+    assert len(env.hand.history) == 5
+    assert env.hand.outcome is None
+
+
+def test_bot_action_is_legal() -> None:
+    env = GinRummyEnv(rules="eaai")
+    env.reset(seed=4)
+    for _ in range(60):
+        if not env.agents or env.terminations[env.agent_selection]:
+            break
+        i = env.bot_action("hard", seed=1)
+        assert env.observe(env.agent_selection)["action_mask"][i] == 1
+        env.step(i)
+
+
+def test_bad_options() -> None:
+    with pytest.raises(ValueError):
+        GinRummyEnv(episode="match")
+    with pytest.raises(ValueError):
+        GinRummyEnv(reward="money")
+    with pytest.raises(ValueError):
+        GinRummyEnv(max_actions=0)
+    with pytest.raises(RuntimeError):
+        _ = GinRummyEnv().hand
+
+
+def test_render_shows_only_the_acting_seats_cards() -> None:
+    env = GinRummyEnv(rules="standard", render_mode="ansi")
+    env.reset(seed=2)
+    text = env.render()
+    assert text is not None
+    seat = env.hand.current
+    other = env.hand.hands[1 - seat]
+    assert view_of(env.hand, seat).hand.format() in text
+    from ginrummy.cards import CardSet
+    for c in CardSet(other).texts():
+        assert f" {c}" not in text.split("holds", 1)[1].split(";")[0]
+
+
+# ------------------------------------------------------------------- nothing hidden leaks
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 60), st.integers(0, 2**32 - 1))
+def test_observation_ignores_hidden_cards(deck_seed: int, steps: int, perm_seed: int) -> None:
+    """Permuting the cards a seat has not seen (between the opponent's hand and the stock) and
+    replaying the same actions gives that seat the same observation."""
+    rules = Rules.preset("standard")
+    rng = random.Random(deck_seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    h = HandState(rules, 0, deck)
+    actions: list[Action] = []
+    for _ in range(steps):
+        if h.is_over:
+            break
+        legal = h.legal_actions()
+        a = rng.choice([x for x in legal if x.kind not in (ActionKind.KNOCK, ActionKind.GIN,
+                                                          ActionKind.BIG_GIN)] or legal)
+        h.apply(a)
+        actions.append(a)
+    if h.is_over:
+        return
+    for seat in (0, 1):
+        unseen = set(view_of(h, seat).unseen())
+        positions = [i for i, c in enumerate(deck) if c in unseen]
+        moved = [deck[i] for i in positions]
+        random.Random(perm_seed).shuffle(moved)
+        deck2 = list(deck)
+        for i, c in zip(positions, moved, strict=True):
+            deck2[i] = c
+        h2 = HandState(rules, 0, deck2)
+        try:
+            for a in actions:
+                h2.apply(a)
+        except IllegalActionError:
+            continue  # the other seat's hidden cards made one of its moves illegal
+        assert np.array_equal(observation_of(view_of(h, seat)), observation_of(view_of(h2, seat)))
+        assert observation_of(view_of(h, seat)).shape == (OBSERVATION_SIZE,)
