@@ -271,3 +271,36 @@ def test_observation_ignores_hidden_cards(deck_seed: int, steps: int, perm_seed:
             continue  # the other seat's hidden cards made one of its moves illegal
         assert np.array_equal(observation_of(view_of(h, seat)), observation_of(view_of(h2, seat)))
         assert observation_of(view_of(h, seat)).shape == (OBSERVATION_SIZE,)
+
+
+@pytest.mark.parametrize(("rules", "episode"), [
+    ("standard", "hand"), ("oklahoma", "game"), ("straight", "hand"),
+    ("pagat", "game"),  # pagat: the fiftieth-card rule (R-8.2), big gin
+])
+def test_incremental_observation_equals_the_view_based_one(rules: str, episode: str) -> None:
+    """The env keeps what each seat has seen action by action; at every step (both seats, the
+    end of each deal included) it must equal :func:`observation_of` of the seat's view."""
+    env = GinRummyEnv(rules=Rules.preset(rules, target=60) if episode == "game" else rules,
+                      episode=episode)
+    rng = random.Random(7)
+    checked = 0
+    for s in range(12 if episode == "hand" else 3):
+        env.reset(seed=s)
+        while env.agents:
+            g = env.game
+            assert g is not None
+            for seat, agent in enumerate(env.possible_agents):
+                target = env.rules.target if episode == "game" else None
+                want = observation_of(view_of(env.hand, seat),
+                                      (g.progress(seat), g.progress(1 - seat)), target)
+                assert np.array_equal(env.observe(agent)["observation"], want), \
+                    (s, len(env.hand.history), agent)
+                checked += 1
+            obs, _r, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = list(np.flatnonzero(obs["action_mask"]))
+            env.step(int(rng.choice(legal)) if rng.random() < 0.9
+                     else env.bot_action("medium", seed=rng.randrange(1000)))
+    assert checked > 500

@@ -79,6 +79,7 @@ _PHASES = (Phase.OFFER, Phase.DRAW, Phase.DISCARD, Phase.FIFTIETH, Phase.DONE)
 _PLANES = 7
 OBSERVATION_SIZE = _PLANES * 52 + 12
 _MAX_STOCK = 31  # 52 - 2 x 10 dealt - 1 upcard
+_FULL = (1 << 52) - 1
 
 
 def action_index(action: Action | str) -> int:
@@ -110,16 +111,6 @@ def index_action(index: int) -> Action:
     return Action(ActionKind.GIN, i - _GIN)
 
 
-def _plane(out: np.ndarray, k: int, mask: int) -> None:
-    row = out[k * 52:(k + 1) * 52]
-    c = 0
-    while mask:
-        if mask & 1:
-            row[c] = 1.0
-        mask >>= 1
-        c += 1
-
-
 def observation_of(view: PlayerView, progress: tuple[int, int] = (0, 0),
                    target: int | None = None) -> np.ndarray:
     """The observation vector of a view (shape ``(376,)``, ``float32``, values in 0..1).
@@ -132,33 +123,61 @@ def observation_of(view: PlayerView, progress: tuple[int, int] = (0, 0),
     it is this seat's turn; 372 this seat dealt; 373 the opponent's cards / 11; 374-375 this
     seat's and the opponent's points toward the target (``progress``, over ``target``; 0 when
     ``target`` is None).
+
+    This is the reference form, from a :class:`PlayerView`; :class:`GinRummyEnv` builds the same
+    vector incrementally (the test suite checks that they agree at every step).
     """
-    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     k = read_view(view)
-    pile = view.discard_pile
-    _plane(out, 0, view.hand.mask)
+    discarded = passed = 0
+    for c in k.opp_discards:
+        discarded |= 1 << c
+    for c in k.opp_passed:
+        passed |= 1 << c
+    return _vector(view.hand.mask, view.discard_pile, view.opponent_known.mask, discarded,
+                   passed, k.unseen, view.stock_count, view.knock_limit, view.phase,
+                   view.to_act, view.dealer == view.seat, view.opponent_card_count, progress,
+                   target)
+
+
+def _vector(hand: int, pile: tuple[int, ...] | list[int], opp_known: int, opp_discarded: int,
+            opp_passed: int, unseen: int, stock_count: int, knock_limit: int, phase: Phase,
+            to_act: bool, dealt: bool, opp_cards: int, progress: tuple[int, int],
+            target: int | None) -> np.ndarray:
+    top = rest = 0
     if pile:
-        out[52 + pile[-1]] = 1.0
-        rest = 0
+        top = 1 << pile[-1]
         for c in pile[:-1]:
             rest |= 1 << c
-        _plane(out, 2, rest)
-    _plane(out, 3, view.opponent_known.mask)
-    for plane, cards in ((4, k.opp_discards), (5, k.opp_passed)):
-        for c in cards:
-            out[52 * plane + c] = 1.0
-    _plane(out, 6, k.unseen)
+    raw = b"".join(m.to_bytes(7, "little") for m in
+                   (hand, top, rest, opp_known, opp_discarded, opp_passed, unseen))
+    planes = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    out[:_PLANES * 52] = planes.reshape(_PLANES, 56)[:, :52].ravel()
     base = _PLANES * 52
-    out[base] = view.stock_count / _MAX_STOCK
-    out[base + 1] = min(view.knock_limit, 10) / 10
-    out[base + 2 + _PHASES.index(view.phase)] = 1.0
-    out[base + 7] = 1.0 if view.to_act else 0.0
-    out[base + 8] = 1.0 if view.dealer == view.seat else 0.0
-    out[base + 9] = view.opponent_card_count / 11
+    out[base] = stock_count / _MAX_STOCK
+    out[base + 1] = min(knock_limit, 10) / 10
+    out[base + 2 + _PHASES.index(phase)] = 1.0
+    out[base + 7] = 1.0 if to_act else 0.0
+    out[base + 8] = 1.0 if dealt else 0.0
+    out[base + 9] = opp_cards / 11
     if target:
         out[base + 10] = min(progress[0], target) / target
         out[base + 11] = min(progress[1], target) / target
     return out
+
+
+class _Seen:
+    """What one seat has seen of the deal beyond the table as it is now, kept up to date action
+    by action (the same facts :func:`~ginrummy.bots.knowledge.read_view` replays from a view):
+    the opponent's face-up discards, the face-up cards it declined, this seat's own face-down
+    knock discard."""
+
+    __slots__ = ("opp_discarded", "opp_passed", "own_knock")
+
+    def __init__(self) -> None:
+        self.opp_discarded = 0
+        self.opp_passed = 0
+        self.own_knock = 0
 
 
 class GinRummyEnv(AECEnv):  # type: ignore[misc]
@@ -202,6 +221,10 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         self._rng = random.Random()
         self.game: Game | None = None
         self._bots: dict[str, Any] = {}
+        self._seen = [_Seen(), _Seen()]
+        self._legal: list[int] = []
+        self._legal_text: list[str] = []
+        self._legal_key: tuple[int, int] = (-1, -1)
 
     # --------------------------------------------------------------------------- spaces
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -227,19 +250,54 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         h = self.hand
         if self.possible_agents.index(agent) != h.current or h.is_over:
             return []
-        return [action_index(a) for a in h.legal_actions()]
+        key = (len(self.game.deals) if self.game else 0, len(h.history))
+        if self._legal_key != key:
+            acts = h.legal_actions()
+            self._legal = [action_index(a) for a in acts]
+            self._legal_text = [a.text for a in acts]
+            self._legal_key = key
+        return list(self._legal)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation (:func:`observation_of`'s layout) and action mask."""
         seat = self.possible_agents.index(agent)
         g = self.game
         assert g is not None
+        h = self.hand
         progress = (g.progress(seat), g.progress(1 - seat))
         target = self.rules.target if self.episode == "game" else None
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
         for i in self.legal_actions(agent):
             mask[i] = 1
-        return {"observation": observation_of(self.view(agent), progress, target),
-                "action_mask": mask}
+        seen = self._seen[seat]
+        hand = h.hands[seat]
+        opp_known = h.known[1 - seat]
+        pile_mask = 0
+        for c in h.discard_pile:
+            pile_mask |= 1 << c
+        unseen = _FULL & ~hand & ~opp_known & ~pile_mask & ~seen.own_knock
+        obs = _vector(hand, h.discard_pile, opp_known, seen.opp_discarded, seen.opp_passed,
+                      unseen, h.stock_count, h.knock_limit, h.phase,
+                      h.current == seat and not h.is_over, h.dealer == seat,
+                      h.hands[1 - seat].bit_count(), progress, target)
+        return {"observation": obs, "action_mask": mask}
+
+    def _track(self, seat: int, a: Action, top: int | None, offer: bool) -> None:
+        """Update both seats' :class:`_Seen` after ``seat`` played ``a`` (``top``: the pile's
+        top card before it; ``offer``: it was the first-turn offer, R-3.1). A stock draw
+        declines the top card; the forced one after two offer passes (R-3.2) declines the
+        upcard already passed, so it changes nothing."""
+        other = self._seen[1 - seat]
+        k = a.kind
+        if k is ActionKind.DISCARD:
+            assert a.card is not None
+            other.opp_discarded |= 1 << a.card
+        elif top is not None and ((k is ActionKind.PASS and offer)
+                                  or k is ActionKind.DRAW_STOCK):
+            other.opp_passed |= 1 << top
+        elif k in (ActionKind.KNOCK, ActionKind.GIN):
+            assert a.card is not None
+            self._seen[seat].own_knock |= 1 << a.card
 
     # ------------------------------------------------------------------------------ play
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -268,10 +326,12 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         deck = list(range(52))
         self._rng.shuffle(deck)
         self.game.new_hand(deck)
+        self._seen = [_Seen(), _Seen()]
+        self._legal_key = (-1, -1)
 
     def _set_infos(self) -> None:
         h = self.hand
-        self.infos = {a: {"legal": [index_action(i).text for i in self.legal_actions(a)],
+        self.infos = {a: {"legal": list(self._legal_text) if self.legal_actions(a) else [],
                           "hand_number": len(self.game.deals) if self.game else 0}
                       for a in self.agents}
         if h.is_over and h.outcome is not None:
@@ -298,7 +358,11 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         h.verify(a)  # raises before anything changes
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {x: 0.0 for x in self.agents}
+        seat = h.current
+        top = h.discard_pile[-1] if h.discard_pile else None
+        offer = h.phase is Phase.OFFER
         g.apply(a)
+        self._track(seat, a, top, offer)
         self._actions += 1
         if h.is_over:
             self._end_of_deal(h)
