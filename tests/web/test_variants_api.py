@@ -267,9 +267,12 @@ def test_partnership_tables_team_score_and_the_other_table(
         client: TestClient, make_client: Callable[..., TestClient],
         new_table: Callable[..., Table]) -> None:
     rng = random.Random(8)
-    t = new_table({"level": "easy", "scoring": "partnership", "preset": "partnership"})
+    # a high target: one lopsided hand (a gin against a full hand at both tables) could reach
+    # the preset's 125 and end the game before the checks of the second hand
+    t = new_table({"level": "easy", "scoring": "partnership", "preset": "partnership",
+                   "rules": {"target": 400}})
     s = t.state
-    assert s["rules"]["target"] == 125 and s["table"]["teams"] == [[0, 2], [1, 3]]
+    assert s["rules"]["target"] == 400 and s["table"]["teams"] == [[0, 2], [1, 3]]
     hands = 0
     while hands < 4 and t.state["phase"] != "game-over":
         s = t.state
