@@ -135,8 +135,14 @@ def test_taken_card_may_not_be_discarded() -> None:
 
 
 def test_big_gin_flag() -> None:
-    res = ok_json("analyze", "--json", "3S 4S 5S 9H 9D 9C 9S TD JD QD KD")
+    """R-5.3: big gin is declared only where it is played (big_gin_bonus set)."""
+    hand = "3S 4S 5S 9H 9D 9C 9S TD JD QD KD"
+    res = ok_json("analyze", "--json", hand)  # standard: big gin off
+    assert res["big_gin"] is False and res["all_melded"] is True and res["can_gin"] is True
+    res = ok_json("analyze", "--json", "--big-gin", hand)
     assert res["big_gin"] is True and res["can_gin"] is True
+    r = run("analyze", hand)
+    assert "do not play big gin" in r.output
 
 
 def test_t25_oklahoma_upcard_sets_knock_limit() -> None:

@@ -100,7 +100,16 @@ class Action:
             rest, _, spread_text = rest.partition(":")
             if head != "knock":
                 raise InvalidNotationError("only a knock may name its spread")
-        c = parse_card(rest.strip())
+        card_part = rest.strip()
+        if " " in card_part:
+            raise InvalidNotationError(f"{head} names one card, e.g. '{head} 7H': {text!r}")
+        try:
+            c = parse_card(card_part)
+        except InvalidNotationError:  # named as the person wrote it, not lower-cased
+            shown = text.strip().split(None, 1)[1].split(":")[0].strip()
+            raise InvalidNotationError(f"not a card: {shown!r} in {text.strip()!r} (cards are "
+                                       "like 7H, TH or 10H: rank A 2-10 J Q K, suit S H D C)"
+                                       ) from None
         melds: tuple[CardSet, ...] | None = None
         if spread_text is not None:
             from .melds import parse_meld

@@ -73,6 +73,8 @@ def parse_card(text: str) -> int:
 
     :raises InvalidNotationError: for anything else.
     """
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"not a card: {text!r} (a card is text like 7H, TH or 10H)")
     t = text.strip().upper()
     if len(t) < 2:
         raise InvalidNotationError(f"not a card: {text!r}")

@@ -309,7 +309,8 @@ ANALYZE_HELP = "\n\n".join([
     "Cards are separated by spaces or commas: ginrummy analyze 7H 8H 9H,KC,10c,7♥",
     "--json prints {\"cards\", \"melds\", \"deadwood\", \"deadwood_points\"} for up to 10 cards, "
     "and {\"cards\", \"discards\": [{\"discard\", \"melds\", \"deadwood\", "
-    "\"deadwood_points\"}...], \"deadwood_points\", \"can_knock\", \"can_gin\", \"big_gin\", "
+    "\"deadwood_points\"}...], \"deadwood_points\", \"can_knock\", \"can_gin\", "
+    "\"big_gin\" (declarable under these rules), \"all_melded\", "
     "\"knock_limit\"} for 11. Cards are canonical (TH); runs ascending, sets in suit order "
     "S H D C.",
     "can_knock uses the preset's knock limit. With --rules oklahoma the limit is the value of "
@@ -339,11 +340,14 @@ def analyze(
         help="11 cards: the card taken from the discard pile this turn; it may not be "
              "discarded (R-3.6).",
     )] = None,
+    big_gin: Annotated[bool, typer.Option(
+        "--big-gin", help="Play big gin (bonus 31, R-5.3): 11 melded cards may be declared.",
+    )] = False,
 ) -> None:
     from .cli_hand import analyze_hand, analyze_knock_limit, load_rules, render_analysis
 
     with bad_input():
-        rules_obj = load_rules(rules)
+        rules_obj = load_rules(rules, {"big_gin_bonus": 31} if big_gin else None)
         limit = analyze_knock_limit(rules_obj, upcard)
         args = cards or []
         if args == ["-"]:
@@ -351,7 +355,7 @@ def analyze(
             return
         if "-" in args:
             fail("'-' (read hands from stdin) must be the only CARDS argument")
-        res = analyze_hand(" ".join(args), limit, taken)
+        res = analyze_hand(" ".join(args), limit, taken, rules_obj.big_gin_bonus is not None)
     if json_out:
         _print_json(res)
     else:
@@ -380,7 +384,7 @@ def _analyze_stream(limit: int, taken: str | None, json_out: bool, rules_obj: An
                 continue
         if error is None:
             try:
-                res = analyze_hand(line, limit, taken)
+                res = analyze_hand(line, limit, taken, rules_obj.big_gin_bonus is not None)
             except GinRummyError as e:
                 error = _one_line(str(e))
         if error is not None:

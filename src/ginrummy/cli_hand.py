@@ -104,10 +104,12 @@ def _arrangement_json(arr: Arrangement) -> dict[str, Any]:
 
 
 def analyze_hand(text: str | Iterable[str], knock_limit: int,
-                 taken: str | None = None) -> dict[str, Any]:
+                 taken: str | None = None, big_gin_played: bool = True) -> dict[str, Any]:
     """Analyze 1 to 10 cards (best melds, R-1.5) or 11 cards (every legal discard, R-1.6).
 
     ``taken`` is a card taken from the discard pile this turn, which may not be discarded (R-3.6).
+    ``big_gin_played``: the rules score big gin (``big_gin_bonus`` set, R-5.3); if not,
+    ``"big_gin"`` is false and ``"all_melded"`` still says whether all 11 cards meld.
     """
     cards = parse_cards(text)
     if not 1 <= len(cards) <= 11:
@@ -132,7 +134,8 @@ def analyze_hand(text: str | Iterable[str], knock_limit: int,
         # a knock limit of 0 (straight gin, Oklahoma ace upcard) allows gin only (SG, O-2)
         "can_knock": knock_limit > 0 and best <= knock_limit,
         "can_gin": best == 0,
-        "big_gin": is_big_gin(hand),
+        "big_gin": big_gin_played and is_big_gin(hand),
+        "all_melded": is_big_gin(hand),
         "knock_limit": knock_limit,
     }
 
@@ -320,7 +323,9 @@ def plain_analysis(res: dict[str, Any], rules: Rules, upcard: str | None) -> str
         f"best:      discard {best['discard']}, deadwood {res['deadwood_points']}",
         f"knock:     {_yes(res['can_knock'])} ({_limit_note(res, rules, upcard)})",
         f"gin:       {_yes(res['can_gin'])}",
-        f"big gin:   {_yes(res['big_gin'])}",
+        f"big gin:   {_yes(res['big_gin'])}"
+        + (" (all 11 cards meld, but these rules do not play big gin)"
+           if res.get("all_melded") and not res["big_gin"] else ""),
         "discards (best first):",
     ]
     for d in res["discards"]:

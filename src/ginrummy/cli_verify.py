@@ -16,7 +16,7 @@ app = typer.Typer(add_completion=False)
                   "FILE (or - for stdin) is the JSON of GET /api/games/{id}/record, a game "
                   "state, a single reveal {commitment, salt, deck}, or an engine game record. "
                   "Exit status 0 when everything verifies, 1 when something does not, 2 on "
-                  "unreadable input.")
+                  "unreadable input (not JSON, or not a record of any of those shapes).")
 def verify(
     source: Annotated[str | None, typer.Argument(metavar="FILE|-", show_default=False)] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
@@ -27,6 +27,8 @@ def verify(
         if source is None:
             fail("missing FILE: a game record or reveal as JSON, or - for stdin")
         report = replay_check(cast(Any, _read_json(source)))  # it reports on any JSON value
+        if report.malformed:
+            fail("; ".join(report.problems))
     if json_out:
         typer.echo(json.dumps({"ok": report.ok, "lines": list(report.lines())}))
     else:

@@ -36,10 +36,12 @@ from .game import Game
 from .rules import Rules
 
 __all__ = [
-    "SALT_BYTES", "DealCheck", "FairnessReport", "commitment_of", "deck_text", "new_salt",
+    "FORMAT", "SALT_BYTES", "DealCheck", "FairnessReport", "commitment_of", "deck_text", "new_salt",
     "replay_check", "shuffled_deck", "verify_deal",
 ]
 
+#: the ``format`` of a published fairness record (``GET /api/games/{id}/record``).
+FORMAT = "ginrummy-fairness/1"
 #: bytes of salt per deal (hex text: 32 characters).
 SALT_BYTES = 16
 
@@ -132,6 +134,8 @@ class FairnessReport:
 
     deals: list[DealCheck] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    #: the input is not a record at all (``problems`` says why): nothing could be checked
+    malformed: bool = False
 
     @property
     def ok(self) -> bool:
@@ -159,10 +163,47 @@ class FairnessReport:
         return "\n".join(self.lines())
 
 
+def _malformed(problem: str) -> FairnessReport:
+    return FairnessReport(problems=[problem], malformed=True)
+
+
+def _commitment(check: DealCheck, reveal: Mapping[str, Any]) -> None:
+    """Verify a deal's commitment into ``check``, naming what is missing or malformed."""
+    missing = [k for k in ("commitment", "salt", "deck") if reveal.get(k) is None]
+    if missing:
+        check.commitment_ok = False
+        check.problems.append(" and ".join(missing) + (" is" if len(missing) == 1 else " are")
+                              + " missing")
+        return
+    deck = reveal["deck"]
+    if not isinstance(deck, (list, str)):
+        check.commitment_ok = False
+        check.problems.append("the deck must be a list of 52 cards")
+        return
+    check.commitment_ok = verify_deal(reveal["commitment"], reveal["salt"], deck)
+    if not check.commitment_ok:
+        check.problems.append("the salt and deck do not hash to the commitment")
+
+
+def _deck_cards(deck: object) -> list[int]:
+    """A revealed deck as card ints. :raises GinRummyError: not a list of card texts or ints."""
+    if not isinstance(deck, list):
+        raise GinRummyError("the deck must be a list of 52 cards")
+    return [parse_card(c) if isinstance(c, str) else c for c in deck]
+
+
+def _actions(h: Mapping[str, Any]) -> list[str]:
+    """A deal's recorded actions. :raises GinRummyError: not a list of action texts."""
+    actions = h.get("actions", [])
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise GinRummyError("the actions must be a list of action texts")
+    return actions
+
+
 def _check_reveal(number: int, reveal: Mapping[str, Any]) -> DealCheck:
-    ok = verify_deal(reveal.get("commitment", ""), reveal.get("salt", ""), reveal.get("deck", []))
-    return DealCheck(number, ok, None, [] if ok else ["the salt and deck do not hash to the "
-                                                       "commitment"])
+    check = DealCheck(number, None, None)
+    _commitment(check, reveal)
+    return check
 
 
 def _replay_game(record: Mapping[str, Any]) -> FairnessReport:
@@ -174,12 +215,10 @@ def _replay_game(record: Mapping[str, Any]) -> FairnessReport:
             raise GinRummyError(f"first_dealer must be 0 or 1, not {first_dealer!r}")
         game = Game(rules, first_dealer)
     except GinRummyError as e:
-        report.problems.append(f"cannot start the game: {e}")
-        return report
+        return _malformed(f"cannot start the game: {e}")
     hands = record.get("hands")
     if not isinstance(hands, list):
-        report.problems.append("the record has no list of hands")
-        return report
+        return _malformed("the record has no list of hands")
     broken = False
     for i, h in enumerate(hands, 1):
         number = h.get("number", i) if isinstance(h, Mapping) else i
@@ -191,21 +230,18 @@ def _replay_game(record: Mapping[str, Any]) -> FairnessReport:
         report.deals.append(check)
         deck = h.get("deck")
         if "salt" in h or "commitment" in h:
-            check.commitment_ok = verify_deal(h.get("commitment", ""), h.get("salt", ""),
-                                              deck if deck is not None else [])
-            if not check.commitment_ok:
-                check.problems.append("the salt and deck do not hash to the commitment")
+            _commitment(check, h)
         if broken:
             check.problems.append("not replayed: an earlier hand failed")
             continue
         bad: list[str] = []
         try:
-            cards = [parse_card(c) if isinstance(c, str) else c for c in (deck or [])]
+            cards = _deck_cards(deck)
             if "dealer" in h and h["dealer"] != game.dealer:
                 bad.append(f"dealt by seat {h['dealer']}, but the rules make seat "
                            f"{game.dealer} the dealer (R-9.1, R-9.2)")
             state = game.new_hand(cards)
-            for a in h.get("actions", []):
+            for a in _actions(h):
                 game.apply(Action.parse(a))
             if not state.is_over:
                 if i < len(hands) or "commitment" in h:
@@ -220,7 +256,7 @@ def _replay_game(record: Mapping[str, Any]) -> FairnessReport:
                         if k in want and want[k] != v:
                             bad.append(f"recorded {k} {want[k]!r}, replay gives {v!r}")
         except (GinRummyError, TypeError, AttributeError) as e:
-            bad.append(f"replay failed: {e}")
+            bad.append("not replayed" if str(e) in check.problems else f"replay failed: {e}")
             broken = True
         check.replay_ok = not bad
         check.problems.extend(bad)
@@ -237,12 +273,10 @@ def _replay_deals(record: Mapping[str, Any]) -> FairnessReport:
     try:
         rules = Rules.from_dict(record.get("rules"))
     except GinRummyError as e:
-        report.problems.append(f"cannot read the rules: {e}")
-        return report
+        return _malformed(f"cannot read the rules: {e}")
     hands = record.get("hands")
     if not isinstance(hands, list):
-        report.problems.append("the record has no list of hands")
-        return report
+        return _malformed("the record has no list of hands")
     for i, h in enumerate(hands, 1):
         if not isinstance(h, Mapping):
             report.deals.append(DealCheck(i, None, False, ["not an object"]))
@@ -250,17 +284,14 @@ def _replay_deals(record: Mapping[str, Any]) -> FairnessReport:
         check = DealCheck(h.get("number", i), None, None)
         report.deals.append(check)
         deck = h.get("deck")
-        check.commitment_ok = verify_deal(h.get("commitment", ""), h.get("salt", ""),
-                                          deck if deck is not None else [])
-        if not check.commitment_ok:
-            check.problems.append("the salt and deck do not hash to the commitment")
+        _commitment(check, h)
         bad: list[str] = []
         try:
             dealer = h.get("dealer")
             if dealer not in (0, 1) or isinstance(dealer, bool):
                 raise GinRummyError(f"dealer must be seat 0 or 1, not {dealer!r}")
-            state = HandState(rules, dealer, [parse_card(c) for c in deck or []])
-            for a in h.get("actions", []):
+            state = HandState(rules, dealer, _deck_cards(deck))
+            for a in _actions(h):
                 state.apply(Action.parse(a))
             o = state.outcome
             if o is None:
@@ -271,7 +302,7 @@ def _replay_deals(record: Mapping[str, Any]) -> FairnessReport:
                 bad += [f"recorded {k} {want[k]!r}, replay gives {v!r}"
                         for k, v in got.items() if k in want and want[k] != v]
         except (GinRummyError, TypeError, AttributeError) as e:
-            bad.append(f"replay failed: {e}")
+            bad.append("not replayed" if str(e) in check.problems else f"replay failed: {e}")
         check.replay_ok = not bad
         check.problems.extend(bad)
     return report
@@ -293,6 +324,9 @@ def replay_check(record: Mapping[str, Any] | Sequence[Any]) -> FairnessReport:
     Never raises on bad input: every problem is reported.
     """
     if isinstance(record, Mapping):
+        fmt = record.get("format")
+        if fmt is not None and fmt != FORMAT:
+            return _malformed(f"unknown record format {fmt!r}; this version reads {FORMAT!r}")
         if "hands" in record:
             if record.get("scoring") not in (None, "standard"):
                 return _replay_deals(record)
@@ -316,7 +350,7 @@ def replay_check(record: Mapping[str, Any] | Sequence[Any]) -> FairnessReport:
             return report
         if "commitment" in record:
             return FairnessReport([_check_reveal(record.get("hand", 1), record)])
-        return FairnessReport(problems=["not a game record, a state or a reveal"])
+        return _malformed("not a game record, a state or a reveal")
     if isinstance(record, Sequence) and not isinstance(record, str | bytes):
         report = FairnessReport()
         for i, r in enumerate(record, 1):
@@ -324,5 +358,6 @@ def replay_check(record: Mapping[str, Any] | Sequence[Any]) -> FairnessReport:
                 report.deals.append(_check_reveal(r.get("hand", i), r))
             else:
                 report.problems.append(f"item {i} is not a reveal object")
+        report.malformed = not report.deals
         return report
-    return FairnessReport(problems=["not a game record, a state or a reveal"])
+    return _malformed("not a game record, a state or a reveal")

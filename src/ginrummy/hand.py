@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .actions import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, ActionKind
-from .cards import POINTS, CardSet, card_rank, card_suit, card_text
+from .cards import POINTS, CardSet, card_rank, card_suit, card_text, parse_card
 from .errors import IllegalActionError, InvalidNotationError
 from .melds import (
     Arrangement,
@@ -92,8 +92,9 @@ class HandState:
 
     :param rules: the table's rules.
     :param dealer: seat 0 or 1.
-    :param deck: the 52 card ints in deal order: ``deck[0]`` goes to the non-dealer, then
-        alternately (R-2.2); ``deck[20]`` is the upcard; ``deck[21]`` is the top of the stock.
+    :param deck: the 52 cards in deal order, as card ints or card texts (``"7H"``, as a fairness
+        record publishes them): ``deck[0]`` goes to the non-dealer, then alternately (R-2.2);
+        ``deck[20]`` is the upcard; ``deck[21]`` is the top of the stock.
     :raises InvalidNotationError: if the deck is not a permutation of the 52 cards.
     """
 
@@ -103,10 +104,12 @@ class HandState:
         "history", "outcome", "known", "must_knock",
     )
 
-    def __init__(self, rules: Rules, dealer: int, deck: Sequence[int]) -> None:
+    def __init__(self, rules: Rules, dealer: int, deck: Sequence[int | str]) -> None:
         if dealer not in (0, 1):
             raise InvalidNotationError(f"dealer must be seat 0 or 1, not {dealer!r}")
-        d = tuple(deck)
+        d = tuple(parse_card(c) if isinstance(c, str) else c for c in deck)
+        if any(isinstance(c, bool) or not isinstance(c, int) for c in d):
+            raise InvalidNotationError("a deck is 52 cards: card ints 0..51 or texts like 7H")
         if len(d) != 52 or sorted(d) != list(range(52)):
             raise InvalidNotationError("a deck must hold each of the 52 cards exactly once")
         self.rules = rules
@@ -211,10 +214,10 @@ class HandState:
 
     def verify(self, action: Action) -> None:
         """Check that ``action`` is legal now. :raises IllegalActionError: with the reason."""
+        if not isinstance(action, Action) or not isinstance(action.kind, ActionKind):
+            raise IllegalActionError(f"not an action: {action!r}")
         ph = self.phase
         k = action.kind
-        if not isinstance(action, Action) or not isinstance(k, ActionKind):
-            raise IllegalActionError(f"not an action: {action!r}")
         with_card = k in (ActionKind.DISCARD, ActionKind.KNOCK, ActionKind.GIN)
         c0 = action.card
         if with_card and (isinstance(c0, bool) or not isinstance(c0, int) or not 0 <= c0 < 52):

@@ -266,3 +266,31 @@ def test_the_server_deals_from_the_fairness_shuffle(monkeypatch: pytest.MonkeyPa
     src = Path(fairness.__file__).read_text(encoding="utf-8")
     body = src[src.index("def shuffled_deck"):src.index("def _canonical")]
     assert "secrets.SystemRandom()" in body and "random.Random(" not in body
+
+
+@pytest.mark.parametrize(("record", "words"), [
+    ({}, "not a game record"),
+    ({"format": "other/9", "hands": []}, "unknown record format"),
+    ({"rules": {"preset": "nope"}, "first_dealer": 0, "hands": []}, "unknown rules preset"),
+    ({"rules": {"preset": "standard"}, "first_dealer": 0, "hands": "abc"}, "no list of hands"),
+    ([1, 2], "not a reveal object"),
+])
+def test_unreadable_records_exit_2_with_one_error_line(record: Any, words: str,
+                                                       tmp_path: Path) -> None:
+    r = _verify(record, tmp_path)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert r.stderr.startswith("error: ") and words in r.stderr and r.stderr.count("\n") == 1
+    assert r.stdout == ""
+
+
+def test_a_deal_with_a_missing_commitment_or_bad_deck_is_named(played: dict[str, Any],
+                                                                tmp_path: Path) -> None:
+    rec = copy.deepcopy(played)
+    del rec["hands"][0]["commitment"]
+    r = _verify(rec, tmp_path)
+    assert r.returncode == 1 and "commitment is missing" in r.stdout, r.stdout
+    rec = copy.deepcopy(played)
+    rec["hands"][0]["deck"] = 5
+    r = _verify(rec, tmp_path)
+    assert r.returncode == 1 and "the deck must be a list of 52 cards" in r.stdout, r.stdout
+    assert "Traceback" not in r.stdout + r.stderr
