@@ -12,7 +12,7 @@ rules list can say which fields have no effect (:func:`inactive_fields`).
 ...     check_table(Rules.preset("eaai"), "three_player")
 ... except RulesError as e:
 ...     print(e)  # doctest: +ELLIPSIS
-next_dealer does not apply at a three-player table: the loser of a hand deals the next (3P); ...
+next_dealer is decided by a three-player table itself (the loser of a hand deals the next (3P)): ...
 >>> inactive_fields(Rules.preset("straight"))
 ('undercut_bonus', 'undercut_on_tie', 'oklahoma_ace', 'oklahoma_spade_double')
 >>> values, off = constrain({**Rules.preset("oklahoma").to_dict(), "knock_limit": 0})
@@ -30,6 +30,7 @@ from .errors import RulesError
 from .rules import Rules
 
 __all__ = ["SCORINGS", "PLAYER_COUNT", "SCORING_FIXED", "FIELD_REQUIRES", "check_table",
+           "fit_to_table",
            "inactive_fields", "constrain"]
 
 #: the scorings, in menu order.
@@ -73,6 +74,13 @@ _DEFAULTS: Final = Rules().to_dict()
 _ORDER: Final = [f.name for f in fields(Rules)]
 
 
+def _fixed_message(scoring: str, name: str) -> str:
+    value = SCORING_FIXED[scoring][name]
+    shown = str(value).lower() if isinstance(value, bool) else value
+    return (f"{name} is decided by {_TABLE_NAME[scoring]} itself ({_WHY[(scoring, name)]}): "
+            f"leave it out (the table keeps it at {shown})")
+
+
 def check_table(rules: Rules, scoring: str) -> None:
     """Reject a scoring that is unknown or cannot honour ``rules``.
 
@@ -82,9 +90,28 @@ def check_table(rules: Rules, scoring: str) -> None:
         raise RulesError(f"unknown scoring {scoring!r}; scorings: {', '.join(SCORINGS)}")
     for name, value in SCORING_FIXED[scoring].items():
         if getattr(rules, name) != value:
-            shown = str(value).lower() if isinstance(value, bool) else value
-            raise RulesError(f"{name} does not apply at {_TABLE_NAME[scoring]}: "
-                             f"{_WHY[(scoring, name)]}; leave it at {shown}")
+            raise RulesError(_fixed_message(scoring, name))
+
+
+def fit_to_table(overrides: dict[str, Any], scoring: str) -> dict[str, Any]:
+    """Rule overrides made to fit a table: the fields the scoring decides by itself
+    (:data:`SCORING_FIXED`) are set to the table's values, so that any preset can be played at
+    any table (``eaai``'s alternating dealer at a three-player table becomes the 3P rotation).
+
+    :raises RulesError: ``overrides`` itself sets such a field to another value, or the scoring
+        is unknown.
+
+    >>> fit_to_table({"target": 150}, "three_player")
+    {'target': 150, 'next_dealer': 'winner'}
+    """
+    if scoring not in SCORINGS:
+        raise RulesError(f"unknown scoring {scoring!r}; scorings: {', '.join(SCORINGS)}")
+    out = dict(overrides)
+    for name, value in SCORING_FIXED[scoring].items():
+        if name in out and out[name] != value:
+            raise RulesError(_fixed_message(scoring, name))
+        out[name] = value
+    return out
 
 
 def _holds(cond: dict[str, Any], values: dict[str, Any]) -> bool:

@@ -128,9 +128,10 @@ def test_meta_offers_scorings_and_field_dependencies(client: TestClient) -> None
 
 
 @pytest.mark.parametrize(("body", "words"), [
-    ({"scoring": "three_player", "preset": "eaai"}, "next_dealer does not apply"),
+    ({"scoring": "three_player", "preset": "eaai", "rules": {"next_dealer": "alternate"}},
+     "next_dealer is decided by a three-player table itself"),
     ({"scoring": "partnership", "preset": "partnership", "rules": {"extra_boxes": True}},
-     "extra_boxes does not apply"),
+     "extra_boxes is decided by a partnership table itself"),
     ({"scoring": "hollywood", "preset": "oklahoma", "rules": {"knock_limit": 0}},
      "cannot be combined with straight gin"),
     ({"preset": "standard", "rules": {"oklahoma_ace": "one"}}, "needs oklahoma on"),
@@ -150,6 +151,9 @@ def test_incoherent_tables_are_refused_with_a_clear_error(client: TestClient,
 def test_coherent_variant_combinations_are_accepted(client: TestClient) -> None:
     for body in ({"scoring": "three_player", "preset": "eaai",
                   "rules": {"next_dealer": "winner"}},
+                 # a preset whose dealer rule the table replaces with its own (3P, 4P)
+                 {"scoring": "three_player", "preset": "eaai"},
+                 {"scoring": "partnership", "preset": "oklahoma"},
                  {"scoring": "hollywood", "preset": "oklahoma",
                   "rules": {"oklahoma_ace": "one", "big_gin_bonus": 31}},
                  {"scoring": "partnership", "preset": "straight"}):

@@ -21,7 +21,7 @@ from ..errors import RulesError
 from ..keeper import SheetInputError, score_sheet, sheet_csv
 from ..rules import PRESETS, Rules
 from ..store.variants import SheetRow, VariantStore
-from ..variants import PLAYER_COUNT, SCORINGS, check_table
+from ..variants import PLAYER_COUNT, SCORINGS, check_table, fit_to_table
 from .service_base import token_hash
 
 __all__ = ["install_keeper", "MAX_HANDS"]
@@ -92,8 +92,9 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
         if len(names) != PLAYER_COUNT[body.scoring] or any(not n or len(n) > 40 for n in names):
             return _error(422, "sheet", f"players: give {PLAYER_COUNT[body.scoring]} names of "
                                         "1 to 40 characters")
-        ov = {k: v for k, v in (body.rules or {}).items() if k != "preset"}
         try:
+            ov = fit_to_table({k: v for k, v in (body.rules or {}).items() if k != "preset"},
+                              body.scoring)
             rules = Rules.preset(body.preset, **ov)
             check_table(rules, body.scoring)
         except (RulesError, TypeError) as e:
