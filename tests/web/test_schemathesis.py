@@ -36,7 +36,8 @@ from ginrummy.web import create_app  # noqa: E402
 from ginrummy.web.ratelimit import RateLimits  # noqa: E402
 
 #: the operations of docs/api.md (other /api/ routes belong to other documents)
-API_PATHS = r"^/api/(meta|stats|games(/\{game_id\}(/(actions|order|record))?)?)$"
+API_PATHS = (r"^/api/(meta|stats|games(/\{game_id\}(/(actions|order|record|hint"
+             r"|hands/\{number\}/replay))?)?)$")
 EXAMPLES = 60
 
 

@@ -39,8 +39,10 @@ from .i18n import LANGUAGE_NAMES, LANGUAGES, negotiate, valid_language
 from .keeper_api import install_keeper
 from .pages import PAGE_NAMES, render_page
 from .ratelimit import RateLimiter, RateLimits
-from .schemas import ActionIn, ErrorOut, MalformedOut, NewGame, OrderIn, StaleOut
+from .replay_api import install_replay
+from .schemas import ActionIn, ErrorOut, HintOut, MalformedOut, NewGame, OrderIn, StaleOut
 from .service import BadRequest, GameService, NotFound, Stale
+from .tutorial_api import install_tutorial
 from .variants import menu_meta
 
 __all__ = ["create_app", "serve", "PLAYER_COOKIE", "LANG_COOKIE", "MAX_BODY_BYTES"]
@@ -391,6 +393,12 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         service.set_order(game_id, _bearer(authorization), body.cards)
         return {"ok": True}
 
+    @app.get("/api/games/{game_id}/hint", response_model=HintOut,
+             responses=_documented(404, 422, 429))
+    def get_hint(game_id: str, authorization: str | None = Header(default=None)) -> Response:
+        """The suggested move for the person, explained; changes nothing (docs/api.md)."""
+        return JSONResponse(service.hint(game_id, _bearer(authorization)))
+
     @app.get("/api/games/{game_id}/record", responses=_documented(404, 422, 429))
     def get_record(game_id: str,
                    authorization: str | None = Header(default=None)) -> dict[str, Any]:
@@ -427,6 +435,8 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         app.get(f"/{name}", response_class=HTMLResponse)(_page_route(name))
 
     install_keeper(app, service.variants.vstore, page=_static_page, bearer=_bearer)  # /keeper
+    install_replay(app, service, page=_static_page, bearer=_bearer)  # /replay
+    install_tutorial(app, page=_static_page)  # /tutorial
     STATIC_DIR.mkdir(parents=True, exist_ok=True)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app

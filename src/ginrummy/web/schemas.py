@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-__all__ = ["NewGame", "ActionIn", "OrderIn", "ErrorOut", "StaleOut", "MalformedOut"]
+__all__ = ["NewGame", "ActionIn", "OrderIn", "ErrorOut", "StaleOut", "MalformedOut", "HintOut"]
 
 
 class NewGame(BaseModel):
@@ -60,3 +60,51 @@ class MalformedOut(BaseModel):
     """422 for a body or parameter of the wrong shape: FastAPI's validation list."""
 
     detail: list[dict[str, Any]]
+
+
+# ------------------------------------------------------------ hint answer (OpenAPI only)
+class HintAlternative(BaseModel):
+    """The face-up card not taken, and what taking it would have given."""
+
+    kind: str
+    card: str
+    deadwood_after: int
+    then_discard: str | None
+
+
+class HintComparison(BaseModel):
+    """A discard compared with the one leaving the least deadwood now."""
+
+    card: str
+    deadwood: int
+    expected: float
+    expected_other: float
+    danger: float
+    danger_other: float
+
+
+class HintBody(BaseModel):
+    """:meth:`ginrummy.bots.hints.Hint.to_json` (docs/api.md, "Hints")."""
+
+    action: str
+    kind: str
+    card: str | None
+    reason: str
+    deadwood: int
+    deadwood_after: int | None
+    then_discard: str | None
+    knock_limit: int
+    alternative: HintAlternative | None
+    comparison: HintComparison | None
+    could_knock: int | None
+    undercut_risk: float | None
+    late_max: int | None
+
+
+class HintOut(BaseModel):
+    """``GET /api/games/{id}/hint``: the hint for the state ``seq``, or ``hint: null`` with a
+    ``reason`` code when the person is not to move."""
+
+    seq: int
+    hint: HintBody | None
+    reason: str | None = None

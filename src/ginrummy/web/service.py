@@ -14,6 +14,7 @@ from typing import Any
 
 from ..actions import Action
 from ..cards import parse_card
+from ..fairness import FORMAT
 from ..game import Game
 from ..hand import HandState
 from ..records import GameRecord
@@ -130,13 +131,17 @@ class GameService(service_base.TableService[LoadedGame]):
         g = loaded.game
         h = g.current
         if h is None or h.is_over:
-            raise Illegal("the hand is over: the next action is \"next hand\"")
+            raise Illegal("the hand is over: the next action is \"next hand\"", "hand_over")
         if h.current != YOU:
             raise Illegal("it is not your turn")
         return h, len(g.deals) - 1
 
     def _apply(self, loaded: LoadedGame, index: int, action: Action) -> None:
         loaded.game.apply(action)
+
+    def _score_of(self, loaded: LoadedGame, index: int) -> tuple[tuple[int, int], int]:
+        g = loaded.game
+        return (g.hand_points[0], g.hand_points[1]), g.rules.target
 
     # ------------------------------------------------------------------------------ operations
     def create(self, player_id: str | None, level: str | None, preset: str | None,
@@ -172,6 +177,12 @@ class GameService(service_base.TableService[LoadedGame]):
             return self.variants.set_order(game_id, token, cards)
         return super().set_order(game_id, token, cards)
 
+    def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """As :meth:`TableService.hint`, for any game (variant games included)."""
+        if self.variants.owns(game_id):
+            return self.variants.hint(game_id, token)
+        return super().hint(game_id, token)
+
     def record(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The fairness record: every finished deal with deck, salt, commitment and actions;
         only the commitment of a deal in play. :func:`ginrummy.fairness.replay_check` reads it.
@@ -198,7 +209,7 @@ class GameService(service_base.TableService[LoadedGame]):
                               "actions": [e.action.text for e in h.history],
                               "result": {"kind": o.kind, "winner": o.winner,
                                          "points": o.points}})
-            return {"format": "ginrummy-fairness/1", "game_id": game_id,
+            return {"format": FORMAT, "game_id": game_id,
                     "rules": {"preset": row.preset, **g.rules.to_dict()},
                     "first_dealer": g.first_dealer, "hands": hands, "current": current}
 

@@ -28,6 +28,7 @@ from typing import Any, Generic, TypeVar
 
 from ..actions import Action
 from ..bots import DEFAULT_LEVEL, LEVELS, Bot, Context, make_bot
+from ..bots.hints import hint
 from ..cards import card_text, parse_card
 from ..errors import GinRummyError, IllegalActionError, InvalidNotationError, RulesError
 from ..fairness import commitment_of, new_salt, shuffled_deck
@@ -63,10 +64,12 @@ class BadRequest(Exception):
 
 
 class Illegal(BadRequest):
-    """An action the rules forbid now."""
+    """An action the rules forbid now. ``reason``: why the person may not act now, as a code
+    (``not_your_turn``, ``hand_over``, ``sitting_out``), the ``reason`` of a hint answer."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, reason: str = "not_your_turn") -> None:
         super().__init__("illegal", message)
+        self.reason = reason
 
 
 class Stale(Exception):
@@ -234,6 +237,10 @@ class TableService(ABC, Generic[L]):
     @abstractmethod
     def _apply(self, loaded: L, index: int, action: Action) -> None:
         """Apply the person's (verified) action to deal ``index``."""
+
+    @abstractmethod
+    def _score_of(self, loaded: L, index: int) -> tuple[tuple[int, int], int]:
+        """The hand points of deal ``index``'s two seats (indexed by seat) and the target."""
 
     # ------------------------------------------------------------------------ helpers
     def _lock(self, game_id: str) -> threading.Lock:
@@ -434,6 +441,28 @@ class TableService(ABC, Generic[L]):
                 self._cache_drop(game_id)
                 raise
             return self._state(loaded, seq), False
+
+    def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The suggested move for the person, explained (:func:`ginrummy.bots.hints.hint`,
+        from the person's own view): ``{"seq", "hint"}``, or ``{"seq", "hint": None,
+        "reason"}`` when the person is not to move (``game_over``, ``hand_over``,
+        ``not_your_turn``, ``sitting_out``). Changes nothing: no move, nothing stored.
+
+        :raises NotFound: unknown game or wrong token.
+        """
+        with self._lock(game_id):
+            row = self._authorize(game_id, token)
+            loaded = self._load(row)
+            seq = loaded.seq
+            if self._result(loaded) is not None:
+                return {"seq": seq, "hint": None, "reason": "game_over"}
+            try:
+                hand, index = self._person_hand(loaded)
+            except Illegal as e:
+                return {"seq": seq, "hint": None, "reason": e.reason}
+            points, target = self._score_of(loaded, index)
+            view = view_of(hand, hand.current)
+            return {"seq": seq, "hint": hint(view, points, target).to_json()}
 
     def set_order(self, game_id: str, token: str | None, cards: list[str]) -> None:
         """Keep the person's hand order for the deal in play (cards not held now are dropped

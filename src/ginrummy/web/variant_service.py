@@ -26,11 +26,12 @@ from typing import TYPE_CHECKING, Any
 from ..actions import Action
 from ..cards import parse_card
 from ..errors import RulesError
+from ..fairness import FORMAT
 from ..hand import HandState
 from ..rules import Rules
 from ..store import DealRow, GameRow
 from ..store.variants import VariantStore
-from ..variants import SCORINGS
+from ..variants import SCORINGS, fit_to_table
 from . import service_base
 from .service_base import BadRequest, Illegal, NotFound
 from .state import DealInfo
@@ -185,15 +186,21 @@ class VariantService(service_base.TableService[LoadedMatch]):
         h = m.deals[i]
         s = m.seatings[i]
         if not s.person_plays:
-            raise Illegal("you sit out this hand: the next action is \"next hand\"")
+            raise Illegal("you sit out this hand: the next action is \"next hand\"",
+                          "sitting_out")
         if h.is_over:
-            raise Illegal("the hand is over: the next action is \"next hand\"")
+            raise Illegal("the hand is over: the next action is \"next hand\"", "hand_over")
         if s.players[h.current] != PERSON:
             raise Illegal("it is not your turn")
         return h, i
 
     def _apply(self, loaded: LoadedMatch, index: int, action: Action) -> None:
         loaded.match.apply(index, action)
+
+    def _score_of(self, loaded: LoadedMatch, index: int) -> tuple[tuple[int, int], int]:
+        m = loaded.match
+        players = m.seatings[index].players
+        return (m.points_of(players[0]), m.points_of(players[1])), m.rules.target
 
     # ----------------------------------------------------------------------------- operations
     def create(self, player_id: str | None, level: str | None, preset: str | None,
@@ -206,6 +213,10 @@ class VariantService(service_base.TableService[LoadedMatch]):
         if scoring not in SCORINGS or scoring == "standard":
             raise BadRequest("rules", f"unknown scoring {scoring!r}; scorings: "
                                       f"{', '.join(SCORINGS)}")
+        try:  # the fields the table decides itself take its values (any preset fits)
+            overrides = fit_to_table(dict(overrides or {}), scoring)
+        except RulesError as e:
+            raise BadRequest("rules", str(e)) from None
         level, base, rules = service_base.checked_rules(level, preset, overrides)
         try:
             first = secrets.randbelow(3) if scoring == "three_player" else secrets.randbelow(2)
@@ -248,7 +259,7 @@ class VariantService(service_base.TableService[LoadedMatch]):
                               "actions": [e.action.text for e in h.history],
                               "result": {"kind": o.kind, "winner": o.winner, "points": o.points,
                                          "winner_player": res.get("winner")}})
-            return {"format": "ginrummy-fairness/1", "game_id": game_id,
+            return {"format": FORMAT, "game_id": game_id,
                     "scoring": m.scoring, "rules": {"preset": row.preset, **m.rules.to_dict()},
                     "first_dealer": row.first_dealer, "hands": hands,
                     "current": current or None}

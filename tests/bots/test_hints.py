@@ -1,0 +1,233 @@
+"""Explained hints (:mod:`ginrummy.bots.hints`): the suggested move is the ``hard`` level's and
+legal, the numbers that explain it are exact (checked against :mod:`ginrummy.melds`), and a hint
+depends on the person's view only (the hidden cards permuted, the hint is the same)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from botkit import RULE_VARIANTS, new_deal
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_hidden import _reshuffle_hidden
+
+from ginrummy.actions import ActionKind
+from ginrummy.bots import Context, make_bot
+from ginrummy.bots.hints import HINT_SEED, Hint, hint
+from ginrummy.cards import CardSet, parse_card
+from ginrummy.hand import HandState, Phase
+from ginrummy.melds import best_discard_deadwood, evaluate_discards, min_deadwood
+from ginrummy.rules import Rules
+from ginrummy.views import PlayerView, view_of
+from hand_helpers import deal, play
+
+NON_DEALER = 1  # hand_helpers.deal: seat 0 deals
+
+
+def _mask(cards: str) -> int:
+    return CardSet.parse(cards).mask
+
+
+def _after_taking(view: PlayerView, card: int) -> int:
+    return best_discard_deadwood(view.hand.mask | 1 << card, 1 << card)
+
+
+def _check_numbers(view: PlayerView, h: Hint) -> None:
+    """The hint's numbers, recomputed from the view with the meld functions."""
+    hand = view.hand
+    if len(hand) == 11:  # R-1.6, R-3.6: the least after a legal discard
+        forbidden = 0 if view.taken_card is None else 1 << view.taken_card
+        assert h.deadwood == best_discard_deadwood(hand.mask, forbidden)
+    else:  # R-1.5
+        assert h.deadwood == min_deadwood(hand)
+    kind = h.kind
+    if kind in (ActionKind.TAKE, ActionKind.DRAW_DISCARD):
+        top = view.discard_pile[-1]
+        assert h.card == top and h.then_discard is not None and h.then_discard != top
+        assert h.deadwood_after == _after_taking(view, top)
+        assert min_deadwood((hand.mask | 1 << top) & ~(1 << h.then_discard)) == h.deadwood_after
+    elif kind is ActionKind.DISCARD:
+        assert h.card is not None
+        assert h.deadwood_after == min_deadwood(hand.mask & ~(1 << h.card))
+        assert h.deadwood_after >= h.deadwood
+        if h.comparison is not None:
+            assert h.comparison.deadwood == h.deadwood
+            assert min_deadwood(hand.mask & ~(1 << h.comparison.card)) == h.deadwood
+    elif kind in (ActionKind.GIN, ActionKind.BIG_GIN):
+        assert h.deadwood_after == 0 == h.deadwood
+    elif kind is ActionKind.KNOCK:
+        assert h.action.card is not None and h.deadwood_after is not None
+        assert min_deadwood(hand.mask & ~(1 << h.action.card)) <= h.deadwood_after \
+            <= view.knock_limit
+    if h.alternative is not None:
+        a = h.alternative
+        assert a.card == view.discard_pile[-1] and a.deadwood_after == _after_taking(view, a.card)
+        assert a.then_discard is not None and a.then_discard != a.card
+
+
+def _legal(view: PlayerView, state: HandState, h: Hint) -> bool:
+    return h.action in view.legal or (h.kind is ActionKind.KNOCK and state.is_legal(h.action))
+
+
+# ------------------------------------------------------------------------------- scenarios
+def test_take_the_upcard_that_makes_a_meld_r3_1() -> None:
+    """R-3.1 first-turn offer: 5H 6H + upcard 7H is a run (R-1.3); take it."""
+    h = deal("5H 6H 9C 9D KS QD JC 2S 3D 8C", "AS 2D 4C 6S 8S TH JD QC KH 3H", "7H")
+    v = view_of(h, NON_DEALER)
+    x = hint(v)
+    assert x.kind is ActionKind.TAKE and x.card == parse_card("7H") and x.reason == "meld"
+    # now: 9C 9D KS QD JC 2S 3D 8C + 5H 6H unmelded: 9+9+10+10+10+2+3+8+5+6 = 72 (R-1.2)
+    assert x.deadwood == 72 == min_deadwood(v.hand)
+    # after taking 7H (5H 6H 7H melded) and throwing a king or queen: 72 - 11 - 10 = 51
+    assert x.deadwood_after == 51 == _after_taking(v, parse_card("7H"))
+    assert x.then_discard is not None and x.then_discard in _mask_cards("KS QD JC")
+    assert x.to_json()["action"] == "take" and x.to_json()["card"] == "7H"
+    _check_numbers(v, x)
+
+
+def _mask_cards(text: str) -> list[int]:
+    return list(CardSet.parse(text))
+
+
+def test_pass_then_forced_stock_draw_r3_1() -> None:
+    """R-3.1: a useless upcard is passed (taking it would leave more deadwood); after both
+    passed, only the stock may be drawn (R-3.2)."""
+    h = deal("2S 3S 4S 7H 7D 9C JS QH 5D AC", "AS 2D 4C 6S 8S TH JD QC KH 3H", "KD")
+    v = view_of(h, NON_DEALER)
+    x = hint(v)
+    assert x.kind is ActionKind.PASS and x.card == parse_card("KD") and x.reason == "no_gain"
+    assert x.alternative is not None and x.alternative.kind is ActionKind.TAKE
+    # now: 7H 7D 9C JS QH 5D AC = 7+7+9+10+10+5+1 = 49; with KD the best is to throw a ten: 49
+    assert x.deadwood == 49 and x.alternative.deadwood_after == 49
+    _check_numbers(v, x)
+    play(h, ["pass", "pass"])
+    v = view_of(h, NON_DEALER)
+    x = hint(v)
+    assert x.kind is ActionKind.DRAW_STOCK and x.reason == "only" and x.alternative is None
+    assert x.card is None and x.deadwood_after is None and x.deadwood == 49
+
+
+def test_draw_from_the_stock_explains_the_face_up_card_r3_3() -> None:
+    """R-3.3 an ordinary turn: the face-up KH is no use to the dealer's hand; draw the stock,
+    and say what KH would have left."""
+    h = deal("2S 3S 4S 7H 7D 9C JS QH 5D AC", "2C 3C 4C 6D 8D TS JD 5S AH 9H", "QD", "KH")
+    play(h, ["pass", "pass", "draw stock", "discard KH"])
+    v = view_of(h, 0)
+    assert v.phase is Phase.DRAW and v.discard_pile[-1] == parse_card("KH")
+    x = hint(v)
+    assert x.kind is ActionKind.DRAW_STOCK and x.reason == "no_gain"
+    a = x.alternative
+    assert a is not None and a.kind is ActionKind.DRAW_DISCARD and a.card == parse_card("KH")
+    # now: 6D 8D TS JD 5S AH 9H = 6+8+10+10+5+1+9 = 49 (2C 3C 4C is a run); with KH: still 49
+    assert x.deadwood == 49 and a.deadwood_after == 49
+    assert a.deadwood_after == best_discard_deadwood(v.hand.mask | _mask("KH"), _mask("KH"))
+    _check_numbers(v, x)
+
+
+def test_discard_leaves_the_least_deadwood_r1_6() -> None:
+    """R-1.6: holding 11 after the stock draw, discard the king: deadwood as low as it gets."""
+    h = deal("2S 3S 4S 7H 7D 9C 8C 6D 5D AC", "AS 2D 4C 6S 8S TH JD QC KH 3H", "QD", "KC")
+    play(h, ["pass", "pass", "draw stock"])
+    v = view_of(h, NON_DEALER)
+    x = hint(v)
+    assert x.kind is ActionKind.DISCARD and x.card == parse_card("KC")
+    assert x.reason == "lowest"
+    # kept: runs 2S 3S 4S and 5D 6D 7D; 7H 9C 8C AC unmelded = 7+9+8+1 = 25
+    assert x.deadwood == x.deadwood_after == 25
+    assert x.deadwood == evaluate_discards(v.hand)[0].deadwood_points
+    _check_numbers(v, x)
+
+
+def test_knock_with_low_deadwood_r4_2() -> None:
+    """R-4.2: early in the hand, 1 point of deadwood after the discard: knock."""
+    h = deal("2S 3S 4S 7H 7D 7C 9S 9H 9D AC", "AS 2D 4C 6S 8S TH JD QC KH 3H", "QD", "KC")
+    play(h, ["pass", "pass", "draw stock"])
+    v = view_of(h, NON_DEALER)
+    x = hint(v)
+    assert x.kind is ActionKind.KNOCK and x.card == parse_card("KC") and x.reason == "knock"
+    assert x.deadwood == 1 and x.deadwood_after == 1 <= x.knock_limit == 10
+    assert x.to_json()["action"].startswith("knock KC")
+    assert _legal(v, h, x)
+    _check_numbers(v, x)
+
+
+def test_gin_r4_6() -> None:
+    """R-4.6: ten cards all melded after discarding the king: gin."""
+    h = deal("2S 3S 4S 7H 7D 7C 9S 9H 9D 5S", "AS 2D 4C 6S 8S TH JD QC KH 3H", "QD", "KC")
+    play(h, ["pass", "pass", "draw stock"])
+    v = view_of(h, NON_DEALER)
+    x = hint(v)
+    assert x.kind is ActionKind.GIN and x.card == parse_card("KC") and x.reason == "gin"
+    assert x.deadwood == x.deadwood_after == 0
+    assert x.to_json()["action"] == "gin KC"
+    _check_numbers(v, x)
+
+
+def test_take_to_gin_then_big_gin_r5_3() -> None:
+    """R-5.3 with big gin on: the face-up 9C completes 11 melded cards: take it, then declare."""
+    rules = Rules.preset("pagat", big_gin_bonus=31)
+    h = deal("2S 3S 4S 5S 7H 7D 7C 9S 9H 9D", "AS 2D 4C 6S 8S TH JD QC KH 3H", "9C",
+             rules=rules)
+    v = view_of(h, NON_DEALER)
+    x = hint(v)
+    assert x.kind is ActionKind.TAKE and x.reason == "gin" and x.deadwood_after == 0
+    assert x.deadwood == 0  # already gin with 10 cards
+    h.apply(x.action)
+    v = view_of(h, NON_DEALER)
+    x = hint(v)
+    assert x.kind is ActionKind.BIG_GIN and x.card is None and x.deadwood_after == 0
+    assert x.to_json()["action"] == "big gin"
+
+
+def test_not_to_act_raises() -> None:
+    h = deal("5H 6H 9C 9D KS QD JC 2S 3D 8C", "AS 2D 4C 6S 8S TH JD QC KH 3H", "7H")
+    with pytest.raises(ValueError):
+        hint(view_of(h, 0))  # the dealer waits for the non-dealer's offer (R-3.1)
+
+
+def test_the_hint_is_the_hard_players_move_with_the_fixed_seed() -> None:
+    rng = random.Random(5)
+    bot = make_bot("hard")
+    checked = 0
+    for _ in range(6):
+        h = new_deal(RULE_VARIANTS["standard"], rng)
+        while not h.is_over:
+            v = view_of(h, h.current)
+            pts = (rng.randrange(100), rng.randrange(100))
+            x = hint(v, pts, 100)
+            assert x.action == bot.choose(v, Context(random.Random(HINT_SEED), pts, 100))
+            assert hint(v, pts, 100) == x  # the same view, the same hint
+            checked += 1
+            h.apply(make_bot("simple").choose(v, Context(rng)))
+    assert checked > 50
+
+
+# ---------------------------------------------------------------------------- properties
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 60),
+       variant=st.sampled_from(sorted(RULE_VARIANTS)))
+def test_hint_is_legal_exact_and_sees_only_the_view(seed: int, steps: int,
+                                                    variant: str) -> None:
+    """For any position: the hint is a legal action of the view, its numbers are exact, and
+    dealing the hidden cards (the opponent's unknown cards, the stock) again consistently with
+    the view does not change it (DESIGN.md principle 6)."""
+    rng = random.Random(seed)
+    h = new_deal(RULE_VARIANTS[variant], rng)
+    driver = make_bot("simple")
+    for _ in range(steps):
+        if h.is_over:
+            break
+        h.apply(driver.choose(view_of(h, h.current), Context(rng)))
+    if h.is_over:
+        return
+    seat = h.current
+    v = view_of(h, seat)
+    x = hint(v)
+    assert _legal(v, h, x), x.action.text
+    _check_numbers(v, x)
+    assert x.to_json()["kind"] == x.kind.value
+    h2 = _reshuffle_hidden(h, seat, rng)
+    v2 = view_of(h2, seat)
+    assert v2 == v
+    assert hint(v2) == x
