@@ -129,6 +129,8 @@ test("deadwood counter and prompts", () => {
   assert.equal(promptKey({ phase: "discard", legal }), "prompt.discard_or_knock");
   assert.equal(promptKey({ phase: "discard", legal: [] }), "prompt.discard");
   assert.equal(promptKey({ phase: "offer" }, true), "prompt.opponent");
+  assert.equal(promptKey(null, false, true), "prompt.loading", "a saved game is being fetched");
+  assert.equal(promptKey(null), "prompt.no_game", "no game: the prompt behind the new-game dialog");
   // the last discard may be taken only to knock or gin; Pass is the other choice
   assert.equal(promptKey({ phase: "draw", legal: [{ type: "draw_discard" }, { type: "pass" }] }), "prompt.last_discard");
   assert.equal(promptKey({ phase: "draw", legal: [{ type: "pass" }] }), "prompt.last_discard_pass");

@@ -6,7 +6,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { makeT, LANGUAGES } from "../../src/ginrummy/web/static/i18n.js";
-import { constrain, playerName, opponentOf, variantHeadline, isVariant, publicEventText } from "../../src/ginrummy/web/static/variants.js";
+import {
+  constrain, playerName, opponentOf, variantHeadline, isVariant, publicEventText, layoffNote, laidByText, rulesParts,
+} from "../../src/ginrummy/web/static/variants.js";
+import { rulesSummary } from "../../src/ginrummy/web/static/i18n.js";
 import {
   hollywoodFromKeeper, hollywoodFromState, threeFromKeeper, columnsFromKeeper, partnershipFromState,
 } from "../../src/ginrummy/web/static/sheet.js";
@@ -102,4 +105,39 @@ test("three players and partnership models", () => {
   const st = partnershipFromState({ hands: [{ number: 1, team: 1, net: 5, running: [0, 5], tables: [{ players: [0, 1], winner: 1, points: 15, kind: "knock" }, { players: [2, 3], winner: 2, points: 10, kind: "knock" }] }],
     hand_points: [0, 5], boxes: [0, 1], target: 125, final: null }, ["You", "Opponent B", "Partner C", "Opponent D"], ["Us", "Them"]);
   assert.deepEqual(st.rows[0].detail[0], { players: ["You", "Opponent B"], winner: "Opponent B", points: 15, kind: "knock" });
+});
+
+test("a layoff in the result panel names the seat that made it", () => {
+  const lo = { card: "TH", onto: ["JH", "QH", "KH"] };
+  const four = { you: 0, table: { scoring: "partnership" } };
+  assert.match(layoffNote(four, 3, lo, en), /^Opponent D laid off the 10 of hearts onto J\S* Q\S* K\S*$/);
+  assert.match(layoffNote(four, 0, lo, en), /^You laid off the 10 of hearts/);
+  assert.equal(laidByText(four, 1, en), "laid off by Opponent B");
+  assert.equal(laidByText(four, 0, en), "laid off by you");
+  const three = { you: 0, table: { scoring: "three_player" } };
+  assert.match(layoffNote(three, 2, lo, en), /^Computer 2 laid off/);
+  assert.equal(laidByText(three, 1, en), "laid off by Computer 1");
+  const two = { you: 0 };  // the two-player table: "the computer", as before
+  assert.match(layoffNote(two, 1, lo, en), /^Computer laid off the 10 of hearts/);
+  assert.equal(laidByText(two, 1, en), "laid off by the computer");
+  for (const l of LANGUAGES) {
+    const t = makeT(cat[l]);
+    const line = layoffNote(four, 3, lo, t);
+    assert.ok(line.startsWith(t("vt.p4.3")), `${l}: ${line}`);
+    assert.ok(!line.includes(t("table.computer")), `${l}: ${line}`);
+    assert.ok(laidByText(four, 1, t).includes(t("vt.p4.1")), l);
+  }
+});
+
+test("the rules bar names the table once (the partnership preset has the table's name)", () => {
+  for (const l of LANGUAGES) {
+    const t = makeT(cat[l]);
+    const four = { you: 0, table: { scoring: "partnership" }, rules: { preset: "partnership", target: 125 } };
+    const parts = rulesParts(rulesSummary(four, t), four, t);
+    assert.equal(parts.filter((p) => p === t("scoring.partnership")).length, 1, `${l}: ${parts.join(" · ")}`);
+    const hw = { you: 0, table: { scoring: "hollywood" }, rules: { preset: "standard", target: 100 } };
+    assert.deepEqual(rulesParts(rulesSummary(hw, t), hw, t).slice(0, 2), [t("scoring.hollywood"), t("preset.standard")], l);
+    const two = { you: 0, rules: { preset: "standard", target: 100 } };
+    assert.equal(rulesParts(rulesSummary(two, t), two, t)[0], t("preset.standard"), l);
+  }
 });

@@ -4,18 +4,19 @@
 
 import { sortByRank, sortBySuit, mergeOrder, moveCard, isFace } from "./cards.js";
 import {
-  makeT, cardName, cardShort, rankLabel, reasonText, eventText, rulesSummary, resultHeadline,
+  makeT, cardName, rankLabel, reasonText, eventText, rulesSummary, resultHeadline,
   breakdownLabel, levelName, fieldLabel, choiceLabel, presetName, humanize, LANGUAGES, LANGUAGE_NAMES,
 } from "./i18n.js";
 import {
   uiPhase, findLegal, legalOfType, chooseKnock, chooseGin, groupHand, tableFromState, applyEvent,
-  newEvents, scoreRows, meldsWithLayoffs, deadwoodOf, promptKey, rulesOverrides,
+  newEvents, scoreRows, meldsWithLayoffs, deadwoodOf, promptKey, rulesOverrides, hintText, hintNoneText,
+  hintTarget,
 } from "./model.js";
 import { $, el, apiRequest, loadCatalog, markLanguage, toast } from "./page.js";
 import { playSound } from "./sound.js";
 import {
-  isVariant, playerName, opponentOf, scoringName, variantHeadline, renderVariantBar, renderVariantScore,
-  variantResultLines, fillScoring, presetForScoring, applyConstraints,
+  isVariant, playerName, opponentOf, variantHeadline, renderVariantBar, renderVariantScore,
+  variantResultLines, fillScoring, presetForScoring, applyConstraints, layoffNote, laidByText, rulesParts,
 } from "./variants.js";
 
 const KEY_CURRENT = "ginrummy.current";
@@ -28,6 +29,7 @@ const S = {
   lang: "en", t: makeT({}), meta: null, game: null, state: null, order: [], selected: null,
   busy: false, animating: false, table: null, lastSeq: 0, knockChoice: null, drag: null,
   suppressClick: false, settings: { ...DEFAULT_SETTINGS }, pollTimer: null, orderTimer: null,
+  hint: null, hinting: false, loading: true,
 };
 
 const t = (...a) => S.t(...a);
@@ -142,6 +144,7 @@ const backEl = (cls = "") => el("span", { class: `card back${cls ? " " + cls : "
 // ---------------------------------------------------------------- rendering
 function render() {
   document.body.classList.remove("loading");
+  $("table").classList.toggle("no-game", !S.state);
   renderRules();
   renderOpponent();
   renderPiles();
@@ -152,15 +155,16 @@ function render() {
   renderResult();
   renderFair();
   renderVariantBar($("vt-bar"), S.state, t);
+  renderHint();
 }
 
 function renderRules() {
   const box = $("rules-summary");
   const list = $("rules-list");
   $("rules-more").hidden = !S.state;
+  $("rulesbar").hidden = !S.state;  // no game yet: no rules to show (and the phone's opening screen fits)
   if (!S.state) { box.textContent = ""; list.replaceChildren(); return; }
-  const parts = rulesSummary(S.state, t);
-  if (isVariant(S.state)) parts.unshift(scoringName(S.state.table.scoring, t));
+  const parts = rulesParts(rulesSummary(S.state, t), S.state, t);
   const unused = new Set(S.state.rules_inactive || []);
   box.replaceChildren(el("b", { text: parts[0] }), ...parts.slice(1).flatMap((p) => [el("span", { class: "sep", "aria-hidden": "true", text: "·" }), " ", p]));
   const rules = S.state.rules || {};
@@ -234,7 +238,7 @@ function renderStatus() {
   const phase = uiPhase(st, S.animating);
   if (phase) status.dataset.phase = phase;
   else delete status.dataset.phase;
-  status.textContent = t(promptKey(st, S.animating), { computer: t("table.computer") });
+  status.textContent = t(promptKey(st, S.animating, S.loading), { computer: t("table.computer") });
   const offer = $("offer");
   const canTake = findLegal(st, "take");
   const canPass = findLegal(st, "pass");
@@ -276,6 +280,7 @@ function renderHand() {
   hand.replaceChildren(...frag);
   fitHand();
   updateDeadwood();
+  renderHint();
   if (focusCard) {
     const cards = [...hand.querySelectorAll(".slot")];
     const same = cards.find((c) => c.dataset.card === focusCard);
@@ -351,6 +356,7 @@ function renderActions() {
   const big = findLegal(st, "big_gin");
   $("big-gin-wrap").hidden = !(big || (st && st.rules && st.rules.big_gin_bonus));
   $("btn-big-gin").disabled = !big || !idle;
+  $("btn-hint").disabled = !canHint();
   const hasHand = !!(st && S.order.length);
   $("btn-sort-rank").disabled = !hasHand;
   $("btn-sort-suit").disabled = !hasHand;
@@ -435,9 +441,9 @@ function renderResult() {
     }
     const laidOnMe = h.seat === res.knocker ? (other(h.seat) || {}).layoffs || [] : [];
     const melds = meldsWithLayoffs(h.melds, laidOnMe);
+    const laidBy = laidByText(st, (other(h.seat) || {}).seat, t);  // who laid off onto this hand's melds
     const groups = melds.map((m, i) => {
       const g = el("div", { class: `group meld m${i % 4}`, role: "group", "aria-label": t("hand.meld_label", { n: i + 1, kind: t(isRunMeld(m.cards) ? "hand.run" : "hand.set") }) });
-      const laidBy = t(h.seat === you ? "result.laid_by_opp" : "result.laid_by_you");
       // a run shows its laid-off cards where they extend it; a set, after its own cards
       const all = isRunMeld(m.cards) ? sortForShow(m.cards.concat(m.laid)) : sortForShow(m.cards).concat(m.laid);
       for (const c of all) {
@@ -453,7 +459,7 @@ function renderResult() {
       g.append(el("div", { class: "group-mark", "aria-hidden": "true" }, el("span", { text: t("hand.deadwood_group") })));
       groups.push(g);
     }
-    const notes = (h.layoffs || []).map((lo) => el("li", { text: t(me ? "result.layoff.you" : "result.layoff.opp", { card: cardName(lo.card, t), meld: (lo.onto || []).map((c) => cardShort(c, t)).join(" ") }) }));
+    const notes = (h.layoffs || []).map((lo) => el("li", { text: layoffNote(st, h.seat, lo, t) }));
     return el("div", { class: "rhand" },
       el("h3", {}, el("span", { text: who }), role ? el("span", { class: "role", text: `(${role})` }) : null, el("span", { class: "dw", text: t("result.deadwood", { n: h.deadwood_points ?? 0 }) })),
       el("div", { class: "rgroups" }, groups),
@@ -471,14 +477,39 @@ function renderResult() {
   $("btn-next").hidden = over;
   $("btn-next").disabled = !next || S.busy;
   $("btn-again").hidden = !over;
-  const fair = st.fairness && st.fairness.revealed;
-  const fairBox = $("fair-reveal");
-  fairBox.replaceChildren();
-  if (fair) {
-    const text = typeof fair === "string" ? fair : Object.entries(fair).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(" ") : v}`).join("\n");
-    fairBox.append(el("details", {}, el("summary", { text: t("fair.revealed_title") }), el("pre", { class: "fair-text", text })));
-  }
+  // step through this hand face up (the replay page reads the game's token from this browser)
+  $("btn-replay").href = `/replay?game=${encodeURIComponent(st.game_id)}&hand=${st.hand_number}`;
+  renderReveal(st.fairness && st.fairness.revealed);
   if (wasHidden) requestAnimationFrame(() => panel.focus({ preventScroll: false }));
+}
+
+const REVEAL_ORDER = ["hand", "deal", "table", "deck", "salt", "commitment"];
+
+/**
+ * The deal's reveal (docs/fairness.md) under the result, folded: each field labelled in the
+ * page's language, how to check it, and the check as a command to copy (the commitment is the
+ * SHA-256 of "<salt>:<deck>"). Stays open across re-renders of the same deal.
+ */
+function renderReveal(fair) {
+  const box = $("fair-reveal");
+  const was = box.querySelector("details");
+  const key = fair ? JSON.stringify(fair) : "";
+  const open = !!(was && was.open && was.dataset.key === key);
+  if (!fair) { box.replaceChildren(); return; }
+  const text = (v) => (Array.isArray(v) ? v.join(" ") : String(v));
+  const body = [];
+  if (typeof fair === "string") body.push(el("pre", { class: "fair-cmd", text: fair }));
+  else {
+    const keys = [...REVEAL_ORDER.filter((k) => k in fair), ...Object.keys(fair).filter((k) => !REVEAL_ORDER.includes(k))];
+    body.push(el("dl", { class: "fair-list" }, keys.flatMap((k) => [
+      el("dt", { text: t(`fair.label.${k}`, null, humanize(k)) }), el("dd", { "data-key": k }, el("code", { text: text(fair[k]) })),
+    ])));
+    if (fair.salt && fair.deck) {
+      body.push(el("p", { class: "fair-how", text: t("fair.how") }),
+        el("code", { class: "fair-cmd", "data-testid": "fair-command", text: `printf '%s' '${fair.salt}:${text(fair.deck)}' | sha256sum` }));
+    }
+  }
+  box.replaceChildren(el("details", { class: "fair-details", "data-key": key, open }, el("summary", { text: t("fair.revealed_title") }), ...body));
 }
 
 function isRunMeld(cards) {
@@ -496,6 +527,71 @@ function renderFair() {
   const box = $("fair");
   box.textContent = c ? t("fair.commitment", { hash: `${c.slice(0, 16)}…` }) : "";
   box.title = c || "";
+}
+
+// ---------------------------------------------------------------- hints
+/** A hint may be asked for: the person is to move (not the next hand), nothing in flight. */
+function canHint() {
+  const st = S.state;
+  return !!(st && S.game && ["offer", "draw", "discard"].includes(st.phase)
+    && (st.legal || []).some((a) => a.type !== "next_hand") && !S.busy && !S.animating && !S.hinting);
+}
+
+/** The hint answer kept for the state it was asked on (`seq`), or null. */
+function currentHint() {
+  const h = S.hint;
+  return h && S.state && h.seq === S.state.seq && h.gameId === S.state.game_id && !S.animating ? h : null;
+}
+
+function hintWords(h) {
+  return h.hint ? hintText(h.hint, t, (c) => cardName(c, t), S.lang) : hintNoneText(h.reason, t);
+}
+
+/** The hint's text under the status, and its mark (an outline and a tag) on what it suggests. */
+function renderHint() {
+  const h = currentHint();
+  const box = $("hint-text");
+  box.hidden = !h;
+  box.textContent = h ? hintWords(h) : "";
+  for (const e of document.querySelectorAll(".hinted")) {
+    e.classList.remove("hinted");
+    e.removeAttribute("data-hint");
+    if (e.dataset.description !== undefined) { e.setAttribute("aria-description", e.dataset.description); delete e.dataset.description; }
+  }
+  const target = h && hintTarget(h.hint);
+  if (!target) return;
+  const node = target.where === "hand" ? $("hand").querySelector(`.slot[data-card="${target.card}"]`)
+    : { pile: $("discard-pile"), stock: $("stock"), pass: $("btn-pass"), big_gin: $("btn-big-gin") }[target.where];
+  if (!node) return;
+  node.classList.add("hinted");
+  node.dataset.hint = t("hint.mark");
+  if (target.where === "hand") {
+    const d = node.getAttribute("aria-description") || "";
+    node.dataset.description = d;
+    node.setAttribute("aria-description", `${d}, ${t("hint.marked")}`);
+  }
+}
+
+/** Ask the server for a hint on the state shown; show it, mark it, announce it. */
+async function askHint() {
+  if (!canHint()) return;
+  const st = S.state;
+  S.hinting = true;
+  renderActions();
+  try {
+    const r = await api("GET", `/api/games/${S.game.game_id}/hint`);
+    if (r.status === 404) { lostGame(); return; }
+    if (!r.ok) { toast(detailMessage(r.data)); return; }
+    if (S.state !== st || r.data.seq !== st.seq) return;  // the table moved on meanwhile
+    S.hint = { seq: r.data.seq, gameId: st.game_id, hint: r.data.hint, reason: r.data.reason };
+    renderHint();
+    announce(hintWords(S.hint));
+  } catch {
+    toast(t("error.network"));
+  } finally {
+    S.hinting = false;
+    renderActions();
+  }
 }
 
 // ---------------------------------------------------------------- live region
@@ -1034,16 +1130,16 @@ const KEYS = [
   ["←  →", "keys.arrows"], ["Enter / Space", "keys.select"], ["Shift + ←  →", "keys.move"],
   ["S", "keys.stock"], ["D", "keys.pile"], ["T", "keys.take"], ["P", "keys.pass"], ["X", "keys.discard"],
   ["K", "keys.knock"], ["G", "keys.gin"], ["B", "keys.big_gin"], ["N", "keys.next"], ["R", "keys.sort_rank"],
-  ["U", "keys.sort_suit"], ["H / ?", "keys.help"], ["Esc", "keys.escape"],
+  ["U", "keys.sort_suit"], ["I", "keys.hint"], ["H / ?", "keys.help"], ["Esc", "keys.escape"],
 ];
 
 function renderHelpKeys() {
   $("help-keys").replaceChildren(...KEYS.flatMap(([k, key]) => [el("dt", {}, ...k.split(" ").filter(Boolean).map((p, i) => (p === "/" || p === "+" ? ` ${p} ` : el("kbd", { text: p })))), el("dd", { text: t(key) })]));
-  const shortcuts = { "btn-knock": "K", "btn-gin": "G", "btn-big-gin": "B", "btn-discard": "X", stock: "S", "discard-pile": "D", "btn-take": "T", "btn-pass": "P", "btn-next": "N", "btn-sort-rank": "R", "btn-sort-suit": "U" };
+  const shortcuts = { "btn-knock": "K", "btn-gin": "G", "btn-big-gin": "B", "btn-discard": "X", stock: "S", "discard-pile": "D", "btn-take": "T", "btn-pass": "P", "btn-next": "N", "btn-sort-rank": "R", "btn-sort-suit": "U", "btn-hint": "I" };
   for (const [id, k] of Object.entries(shortcuts)) { $(id).setAttribute("aria-keyshortcuts", k); $(id).title = `${t(`keys.${keyName(id)}`)} (${k})`; }
 }
 function keyName(id) {
-  return { "btn-knock": "knock", "btn-gin": "gin", "btn-big-gin": "big_gin", "btn-discard": "discard", stock: "stock", "discard-pile": "pile", "btn-take": "take", "btn-pass": "pass", "btn-next": "next", "btn-sort-rank": "sort_rank", "btn-sort-suit": "sort_suit" }[id];
+  return { "btn-knock": "knock", "btn-gin": "gin", "btn-big-gin": "big_gin", "btn-discard": "discard", stock: "stock", "discard-pile": "pile", "btn-take": "take", "btn-pass": "pass", "btn-next": "next", "btn-sort-rank": "sort_rank", "btn-sort-suit": "sort_suit", "btn-hint": "hint" }[id];
 }
 
 function onKey(e) {
@@ -1072,7 +1168,7 @@ function onKey(e) {
     x: () => tryDiscard(S.selected), delete: () => tryDiscard(S.selected),
     k: () => { if (!$("btn-knock").disabled) openKnock(); }, g: () => { if (!$("btn-gin").disabled) clickGin(); },
     b: () => { if (!$("btn-big-gin").disabled) clickType("big_gin"); }, n: () => clickType("next_hand"),
-    r: () => sortHand("rank"), u: () => sortHand("suit"), h: () => $("dlg-help").showModal(), "?": () => $("dlg-help").showModal(),
+    r: () => sortHand("rank"), u: () => sortHand("suit"), i: askHint, h: () => $("dlg-help").showModal(), "?": () => $("dlg-help").showModal(),
   };
   if (map[k]) {
     if ((k === "x" || k === "delete") && !S.selected) return;
@@ -1149,6 +1245,7 @@ function wire() {
   $("btn-new").addEventListener("click", openNewGame);
   $("btn-sort-rank").addEventListener("click", () => sortHand("rank"));
   $("btn-sort-suit").addEventListener("click", () => sortHand("suit"));
+  $("btn-hint").addEventListener("click", askHint);
   $("btn-stats").addEventListener("click", openStats);
   $("btn-settings").addEventListener("click", () => $("dlg-settings").showModal());
   $("btn-help").addEventListener("click", () => $("dlg-help").showModal());
@@ -1191,10 +1288,12 @@ async function boot() {
   await metaP;
   applyStaticText();
   const saved = store.get(KEY_CURRENT);
-  if (saved && saved.game_id && saved.token) {
+  S.loading = !!(saved && saved.game_id && saved.token);
+  if (S.loading) {
     S.game = saved;
     try {
       const r = await api("GET", `/api/games/${saved.game_id}`);
+      S.loading = false;
       if (r.ok) {
         adoptState(r.data);
         S.lastSeq = r.data.seq ?? 0;
@@ -1204,6 +1303,7 @@ async function boot() {
       }
       if (r.status === 404) { store.set(KEY_CURRENT, null); S.game = null; }
     } catch {
+      S.loading = false;
       toast(t("error.network"));
       render();
       return;

@@ -44,6 +44,7 @@ async function setLanguage(lang, save = true) {
   const sel = $("lang-select");
   sel.replaceChildren(...LANGUAGES.map((l) => el("option", { value: l, lang: l, text: LANGUAGE_NAMES[l] || l })));
   sel.value = lang;
+  $("lang-code").textContent = lang.toUpperCase();  // what a phone shows over the (transparent) select
   if (S.meta) { fillNewForm(false); render(); }
 }
 

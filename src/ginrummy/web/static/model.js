@@ -180,10 +180,13 @@ export function deadwoodOf(arrangement) {
   return sumPoints(arrangement.deadwood || []);
 }
 
-/** What the status line should say: a catalog key. */
-export function promptKey(state, animating) {
+/**
+ * What the status line should say: a catalog key. No state: "loading" while a saved game is being
+ * fetched (`loading`), else the prompt to start one (behind the new-game dialog).
+ */
+export function promptKey(state, animating, loading = false) {
   if (animating) return "prompt.opponent";
-  if (!state) return "prompt.loading";
+  if (!state) return loading ? "prompt.loading" : "prompt.no_game";
   switch (state.phase) {
     case "offer": return "prompt.offer";
     case "draw":
@@ -204,4 +207,57 @@ export function rulesOverrides(preset, values) {
     if (p === undefined || JSON.stringify(p) !== JSON.stringify(v)) out[k] = v;
   }
   return out;
+}
+
+// ---------------------------------------------------------------- hints (docs/api.md, "Hints")
+const TAKES = new Set(["take", "draw_discard"]);
+
+/**
+ * A hint (the `hint` of `GET /api/games/{id}/hint`) in words, from the catalog: the move, then
+ * why, in numbers ("Hint: take the 7 of clubs. After you discard the king of diamonds, your
+ * deadwood goes from 25 to 18."). `name(card)` names a card; `lang` formats decimals.
+ */
+export function hintText(hint, t, name, lang = "en") {
+  if (!hint) return "";
+  let fmt;
+  try { fmt = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }); } catch { fmt = new Intl.NumberFormat("en", { maximumFractionDigits: 1 }); }
+  const num = (x) => (typeof x === "number" ? fmt.format(x) : "");
+  const pct = (x) => (typeof x === "number" ? String(Math.round(x * 100)) : "");
+  const alt = hint.alternative || {};
+  const cmp = hint.comparison || {};
+  const cardOf = hint.card || alt.card;
+  const card = cardOf ? name(cardOf) : "";
+  const move = t(`hint.move.${hint.kind}`, { card });
+  const reason = TAKES.has(hint.kind) ? `take_${hint.reason}` : hint.reason;
+  const why = t(`hint.why.${reason}`, {
+    card, now: hint.deadwood, after: hint.deadwood_after,
+    then: hint.then_discard ? name(hint.then_discard) : "",
+    alt: alt.deadwood_after, other: cmp.card ? name(cmp.card) : "", low: cmp.deadwood,
+    exp: num(cmp.expected), exp_other: num(cmp.expected_other),
+    danger: pct(cmp.danger), danger_other: pct(cmp.danger_other),
+    k: hint.could_knock, risk: pct(hint.undercut_risk), max: hint.late_max, limit: hint.knock_limit,
+  }, "");
+  return t("hint.text", { move, why }, "{move}. {why}").trim();
+}
+
+/** Why there is no hint (`reason` of a `hint: null` answer), from the catalog. */
+export function hintNoneText(reason, t) {
+  return t(`hint.none.${reason}`, null, t("hint.none.not_your_turn"));
+}
+
+/**
+ * What the page marks for a hint: a card of the hand (`{where: "hand", card}`: a discard, a
+ * knock or gin discard), the discard pile (taking the face-up card), the stock, or a button
+ * (`pass`, `big_gin`).
+ */
+export function hintTarget(hint) {
+  if (!hint) return null;
+  switch (hint.kind) {
+    case "discard": case "knock": case "gin": return { where: "hand", card: hint.card };
+    case "take": case "draw_discard": return { where: "pile", card: hint.card };
+    case "draw_stock": return { where: "stock" };
+    case "pass": return { where: "pass" };
+    case "big_gin": return { where: "big_gin" };
+    default: return null;
+  }
 }

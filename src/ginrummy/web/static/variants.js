@@ -5,7 +5,7 @@
 // is the authority: `constrain` only keeps the menu from offering what the server would refuse.
 // Pure helpers (constrain, playerName, ...) are unit-tested by tests/js/variants.test.mjs.
 
-import { cardShort, resultHeadline } from "./i18n.js";
+import { cardName, cardShort, resultHeadline } from "./i18n.js";
 import { el } from "./page.js";
 import { hollywoodFromState, partnershipFromState, threeFromState, renderModel } from "./sheet.js";
 
@@ -19,6 +19,34 @@ export function playerName(st, p, t) {
   if (sc === "three_player") return t("vt.computer_n", { n: p });
   if (sc === "partnership") return t(`vt.p4.${p}`);
   return t("table.computer");
+}
+
+/**
+ * The result panel's line for a layoff by `seat` (`lo`: {card, onto}): "You laid off …", the
+ * computer's at a two-player table, else the seat's own name ("Opponent D laid off …").
+ */
+export function layoffNote(st, seat, lo, t) {
+  const params = { card: cardName(lo.card, t), meld: (lo.onto || []).map((c) => cardShort(c, t)).join(" ") };
+  if (seat === (st.you ?? 0)) return t("result.layoff.you", params);
+  if (!isVariant(st)) return t("result.layoff.opp", params);
+  return t("result.layoff.other", { ...params, name: playerName(st, seat, t) });
+}
+
+/** "laid off by …" for a card `seat` laid off (the spoken name of the card on the knocker's meld). */
+export function laidByText(st, seat, t) {
+  if (seat === (st.you ?? 0)) return t("result.laid_by_you");
+  if (!isVariant(st) || seat === null || seat === undefined) return t("result.laid_by_opp");
+  return t("result.laid_by_name", { name: playerName(st, seat, t) });
+}
+
+/**
+ * The rules bar's parts (i18n.rulesSummary, the preset's name first) with the table's name in
+ * front at a variant table, once: the partnership table's preset has the table's name.
+ */
+export function rulesParts(parts, st, t) {
+  if (!isVariant(st)) return parts;
+  const name = scoringName(st.table.scoring, t);
+  return parts[0] === name ? parts : [name, ...parts];
 }
 
 export function teamNames(t) {
@@ -118,7 +146,10 @@ function writeInput(box, name, value) {
   } else e.value = String(value);
 }
 
-/** Apply `constrain` to the fields of the new-game form in `box`; mark the disabled ones. */
+/**
+ * Apply `constrain` to the fields of the new-game form in `box`; mark the disabled ones: class
+ * `field-off` on the label and, under the label's text, a note that the field is not used.
+ */
 export function applyConstraints(box, scoring, meta, t) {
   const names = [...box.querySelectorAll("[data-field]")].map((e) => e.dataset.field);
   const values = Object.fromEntries(names.map((n) => [n, readInput(box, n)]));
@@ -132,8 +163,14 @@ export function applyConstraints(box, scoring, meta, t) {
     const on = e.dataset.kind === "onoff" ? document.getElementById(`${e.id}-on`) : null;
     if (on) on.disabled = dis;
     if (label) {
-      label.classList.toggle("unused", dis);
-      label.title = dis ? t("value.unused") : "";
+      label.classList.toggle("field-off", dis);
+      const text = label.querySelector(":scope > span:not(.onoff)");
+      let note = label.querySelector(".field-note");
+      if (dis && !note && text) text.append(note = el("small", { class: "field-note" }));
+      if (note) {
+        note.hidden = !dis;
+        note.textContent = t("new.field_unused");
+      }
     }
   }
   return off;
