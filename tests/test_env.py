@@ -116,25 +116,31 @@ def test_illegal_step_raises_and_changes_nothing() -> None:
     assert np.array_equal(env.observe(env.agent_selection)["observation"], obs)
 
 
+def _play_ending_fast(env: GinRummyEnv, seed: int, rng: random.Random) -> dict[str, float]:
+    """One episode where each player knocks or goes gin as soon as it may (else plays a random
+    legal action); the sum of each agent's rewards."""
+    env.reset(seed=seed)
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    while env.agents:
+        agent = env.agent_selection
+        obs, r, term, trunc, _info = env.last()
+        total[agent] += r
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = [index_action(i) for i in np.flatnonzero(obs["action_mask"])]
+        ends = [a for a in legal if a.kind in (ActionKind.KNOCK, ActionKind.GIN)]
+        env.step(action_index(ends[0] if ends else rng.choice(legal)))
+    return total
+
+
 def test_hand_rewards_are_the_deals_points() -> None:
     """R-7: the winner scores the hand's points; the env pays +points / -points."""
     env = GinRummyEnv(rules="standard")
     rng = random.Random(11)
     kinds = set()
     for s in range(40):
-        env.reset(seed=s)
-        total = dict.fromkeys(env.possible_agents, 0.0)
-        while env.agents:
-            agent = env.agent_selection
-            obs, r, term, trunc, _info = env.last()
-            total[agent] += r
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = [index_action(i) for i in np.flatnonzero(obs["action_mask"])]
-            ends = [a for a in legal if a.kind in (ActionKind.KNOCK, ActionKind.GIN)]
-            a = ends[0] if ends else rng.choice(legal)
-            env.step(action_index(a))
+        total = _play_ending_fast(env, s, rng)
         o = env.hand.outcome
         assert o is not None
         kinds.add(o.kind)
@@ -151,18 +157,7 @@ def test_game_rewards_sum_to_the_final_margin() -> None:
     env = GinRummyEnv(rules=Rules.preset("standard", target=40), episode="game")
     rng = random.Random(2)
     for s in range(6):
-        env.reset(seed=s)
-        total = dict.fromkeys(env.possible_agents, 0.0)
-        while env.agents:
-            agent = env.agent_selection
-            obs, r, term, trunc, _info = env.last()
-            total[agent] += r
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = [index_action(i) for i in np.flatnonzero(obs["action_mask"])]
-            ends = [a for a in legal if a.kind in (ActionKind.KNOCK, ActionKind.GIN)]
-            env.step(action_index(ends[0] if ends else rng.choice(legal)))
+        total = _play_ending_fast(env, s, rng)
         g = env.game
         assert g is not None and g.is_over
         t = g.final().totals
