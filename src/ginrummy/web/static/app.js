@@ -2,17 +2,17 @@
 // The server is the authority; this file holds no rules. Pure helpers live in cards.js, i18n.js
 // and model.js (unit-tested with `node --test tests/js/`); page.js holds what the pages share.
 
-import { sortByRank, sortBySuit, mergeOrder, moveCard, isFace } from "./cards.js";
+import { sortByRank, sortBySuit, mergeOrder, moveCard } from "./cards.js";
 import {
-  makeT, cardName, rankLabel, reasonText, eventText, rulesSummary, resultHeadline,
-  breakdownLabel, levelName, fieldLabel, choiceLabel, presetName, humanize, LANGUAGES, LANGUAGE_NAMES,
+  makeT, cardName, reasonText, eventText, rulesSummary, resultHeadline,
+  breakdownLabel, levelName, fieldLabel, choiceLabel, presetName, humanize, LANGUAGES,
 } from "./i18n.js";
 import {
   uiPhase, findLegal, legalOfType, chooseKnock, chooseGin, groupHand, tableFromState, applyEvent,
   newEvents, scoreRows, meldsWithLayoffs, deadwoodOf, promptKey, rulesOverrides, hintText, hintNoneText,
   hintTarget,
 } from "./model.js";
-import { $, el, apiRequest, loadCatalog, markLanguage, toast } from "./page.js";
+import { $, el, apiRequest, cardEl, loadCatalog, markLanguage, toast, translatePage } from "./page.js";
 import { playSound } from "./sound.js";
 import {
   isVariant, playerName, opponentOf, variantHeadline, renderVariantBar, renderVariantScore,
@@ -77,16 +77,8 @@ async function setLanguage(lang, { save = true } = {}) {
 
 function applyStaticText() {
   document.title = t("app.title");
-  for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
-  for (const e of document.querySelectorAll("[data-i18n-title]")) e.title = t(e.dataset.i18nTitle);
-  for (const e of document.querySelectorAll("[data-i18n-aria]")) e.setAttribute("aria-label", t(e.dataset.i18nAria));
-  for (const a of document.querySelectorAll("a[data-page]")) a.href = `/${a.dataset.page}?lang=${S.lang}`;
-  const sel = $("lang-select");
-  const langs = (S.meta && S.meta.languages) || LANGUAGES;
-  sel.replaceChildren(...langs.map((l) => el("option", { value: l, lang: l, text: LANGUAGE_NAMES[l] || l })));
-  sel.value = S.lang;
-  $("lang-code").textContent = S.lang.toUpperCase();
-  sel.setAttribute("aria-label", t("settings.language"));
+  translatePage(t, S.lang, (S.meta && S.meta.languages) || LANGUAGES);
+  $("lang-select").setAttribute("aria-label", t("settings.language"));
   renderHelpKeys();
 }
 
@@ -110,35 +102,6 @@ function motionOK() {
 const sound = (kind) => playSound(kind, S.settings.sound);
 
 // ---------------------------------------------------------------- cards
-function suitSvg(suit) {
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  const use = document.createElementNS(ns, "use");
-  use.setAttribute("href", `#suit-${suit}`);
-  svg.append(use);
-  return svg;
-}
-
-/** A face-up card: a <button> (hand, choices) or a <span role="img"> (display). */
-function cardEl(card, { button = false, mini = false, cls = "", attrs = {} } = {}) {
-  const name = cardName(card, t);
-  const r = rankLabel(card, t);
-  const e = el(button ? "button" : "span", {
-    class: `card s-${card[1]}${mini ? " mini" : ""}${cls ? " " + cls : ""}`,
-    "data-card": card, "aria-label": name, role: button ? null : "img", type: button ? "button" : null, ...attrs,
-  });
-  e.append(el("span", { class: "idx tl", "aria-hidden": "true" }, el("b", { text: r }), suitSvg(card[1])));
-  if (isFace(card) && !mini) {
-    e.append(el("span", { class: "face", "aria-hidden": "true" }, el("b", { text: r }), suitSvg(card[1])));
-  } else {
-    e.append(el("span", { class: "pip", "aria-hidden": "true" }, suitSvg(card[1])));
-  }
-  if (!mini) e.append(el("span", { class: "idx br", "aria-hidden": "true" }, el("b", { text: r }), suitSvg(card[1])));
-  return e;
-}
-
 const backEl = (cls = "") => el("span", { class: `card back${cls ? " " + cls : ""}`, "aria-hidden": "true" });
 
 // ---------------------------------------------------------------- rendering
@@ -200,7 +163,7 @@ function renderOpponent() {
   $("opp-hand").replaceChildren(...backs);
   const known = tb.known || [];
   $("opp-known-wrap").hidden = !known.length;
-  $("opp-known").replaceChildren(...known.map((c) => cardEl(c, { mini: true, attrs: { role: "listitem" } })));
+  $("opp-known").replaceChildren(...known.map((c) => cardEl(c, t, { mini: true, attrs: { role: "listitem" } })));
 }
 
 function renderPiles() {
@@ -219,9 +182,9 @@ function renderPiles() {
   const cards = tb.pile || [];
   const kids = [];
   if (!cards.length) kids.push(el("span", { class: "empty-slot", "aria-hidden": "true" }));
-  if (cards.length > 2) kids.push(cardEl(cards[cards.length - 3], { cls: "under2", attrs: { "aria-hidden": "true" } }));
-  if (cards.length > 1) kids.push(cardEl(cards[cards.length - 2], { cls: "under1", attrs: { "aria-hidden": "true" } }));
-  if (cards.length) kids.push(cardEl(cards[cards.length - 1], { cls: "top", attrs: { "aria-hidden": "true" } }));
+  if (cards.length > 2) kids.push(cardEl(cards[cards.length - 3], t, { cls: "under2", attrs: { "aria-hidden": "true" } }));
+  if (cards.length > 1) kids.push(cardEl(cards[cards.length - 2], t, { cls: "under1", attrs: { "aria-hidden": "true" } }));
+  if (cards.length) kids.push(cardEl(cards[cards.length - 1], t, { cls: "top", attrs: { "aria-hidden": "true" } }));
   pile.replaceChildren(...kids);
   const top = cards[cards.length - 1];
   const takeAction = findLegal(st, "draw_discard") || findLegal(st, "take");
@@ -300,7 +263,7 @@ function handCard(card, group, groupLabel) {
   const visAttrs = { "aria-hidden": "true", role: null, "aria-label": null, "data-card": null };
   if (st.taken_from_discard === card && st.phase === "discard") { cls = "tag-taken"; visAttrs["data-tag"] = t("hand.taken"); }
   else if (st.drawn === card && st.phase === "discard") { cls = "tag-new"; visAttrs["data-tag"] = t("hand.new"); }
-  const face = cardEl(card, { cls, attrs: visAttrs });
+  const face = cardEl(card, t, { cls, attrs: visAttrs });
   const extra = cls === "tag-taken" ? `, ${t("hand.taken_long")}` : cls === "tag-new" ? `, ${t("hand.new_long")}` : "";
   const b = el("button", {
     type: "button", class: `slot s-${card[1]}`, "data-card": card, "aria-label": cardName(card, t),
@@ -448,14 +411,14 @@ function renderResult() {
       const all = isRunMeld(m.cards) ? sortForShow(m.cards.concat(m.laid)) : sortForShow(m.cards).concat(m.laid);
       for (const c of all) {
         const laid = m.laid.includes(c);
-        g.append(cardEl(c, { mini: true, cls: laid ? "tag-laid" : "", attrs: laid ? { "data-tag": "+", "aria-label": `${cardName(c, t)}, ${laidBy}` } : {} }));
+        g.append(cardEl(c, t, { mini: true, cls: laid ? "tag-laid" : "", attrs: laid ? { "data-tag": "+", "aria-label": `${cardName(c, t)}, ${laidBy}` } : {} }));
       }
       g.append(el("div", { class: "group-mark", "aria-hidden": "true" }, el("span", { text: t(isRunMeld(m.cards) ? "hand.run" : "hand.set") })));
       return g;
     });
     if ((h.deadwood || []).length) {
       const g = el("div", { class: "group deadwood", role: "group", "aria-label": t("hand.deadwood_group") });
-      for (const c of h.deadwood) g.append(cardEl(c, { mini: true }));
+      for (const c of h.deadwood) g.append(cardEl(c, t, { mini: true }));
       g.append(el("div", { class: "group-mark", "aria-hidden": "true" }, el("span", { text: t("hand.deadwood_group") })));
       groups.push(g);
     }
@@ -688,8 +651,8 @@ async function animateOne(ev) {
     case "big_gin": sound("gin"); return bubble(t("bubble.big_gin"), 900);
     case "draw_stock": return fly(backEl(), $("stock"), $("opp-hand"));
     case "take":
-    case "draw_discard": return fly(card ? cardEl(card) : backEl(), $("discard-pile"), $("opp-hand"));
-    case "discard": return fly(cardEl(card), $("opp-hand"), $("discard-pile"));
+    case "draw_discard": return fly(card ? cardEl(card, t) : backEl(), $("discard-pile"), $("opp-hand"));
+    case "discard": return fly(cardEl(card, t), $("opp-hand"), $("discard-pile"));
     default: return sleep(100);
   }
 }
@@ -888,19 +851,19 @@ function renderKnockDialog() {
   const knocks = legalOfType(S.state, "knock");
   $("knock-choose-wrap").hidden = knocks.length < 2;
   $("knock-choices").replaceChildren(...knocks.map((a) => {
-    const b = cardEl(a.card, { button: true, mini: true, attrs: { role: "radio", "aria-checked": a.card === k.card ? "true" : "false", title: t("result.deadwood", { n: a.deadwood_points }) } });
+    const b = cardEl(a.card, t, { button: true, mini: true, attrs: { role: "radio", "aria-checked": a.card === k.card ? "true" : "false", title: t("result.deadwood", { n: a.deadwood_points }) } });
     b.addEventListener("click", () => { S.knockChoice = a; renderKnockDialog(); const again = $("knock-choices").querySelector(`[data-card="${a.card}"]`); if (again) again.focus(); });
     return b;
   }));
   const groups = (k.melds || []).map((m, i) => {
     const g = el("div", { class: `group meld m${i % 4}`, role: "group", "aria-label": t("hand.meld_label", { n: i + 1, kind: t(isRunMeld(m) ? "hand.run" : "hand.set") }) });
-    for (const c of sortForShow(m)) g.append(cardEl(c, { mini: true }));
+    for (const c of sortForShow(m)) g.append(cardEl(c, t, { mini: true }));
     g.append(el("div", { class: "group-mark", "aria-hidden": "true" }, el("span", { text: t(isRunMeld(m) ? "hand.run" : "hand.set") })));
     return g;
   });
   if ((k.deadwood || []).length) {
     const g = el("div", { class: "group deadwood", role: "group", "aria-label": t("hand.deadwood_group") });
-    for (const c of k.deadwood) g.append(cardEl(c, { mini: true }));
+    for (const c of k.deadwood) g.append(cardEl(c, t, { mini: true }));
     g.append(el("div", { class: "group-mark", "aria-hidden": "true" }, el("span", { text: t("result.deadwood", { n: k.deadwood_points ?? 0 }) })));
     groups.push(g);
   }

@@ -4,9 +4,9 @@
 // answers the whole sheet, drawn here with sheet.js. Saved on the server (token-owned, like a
 // game; the page keeps {sheet_id, token} in localStorage), exported as CSV, printed.
 
-import { makeT, LANGUAGES, LANGUAGE_NAMES, presetName, fieldLabel, choiceLabel } from "./i18n.js";
+import { makeT, presetName, fieldLabel, choiceLabel } from "./i18n.js";
 import { hollywoodFromKeeper, threeFromKeeper, columnsFromKeeper, renderModel } from "./sheet.js";
-import { $, el, apiRequest, loadCatalog, markLanguage, toast } from "./page.js";
+import { $, el, apiRequest, applyLanguage, pageLanguage, toast } from "./page.js";
 import { constrain, scoringName } from "./variants.js";
 
 const KEY = "ginrummy.keeper";
@@ -32,19 +32,7 @@ function message(data) {
 
 // ---------------------------------------------------------------- language
 async function setLanguage(lang, save = true) {
-  let catalog = {};
-  try { catalog = await loadCatalog(lang); } catch { if (lang !== "en") return setLanguage("en", save); }
-  S.lang = lang;
-  S.t = makeT(catalog);
-  markLanguage(lang, save);
-  document.title = `${t("keeper.title")} · ${t("app.title")}`;
-  for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
-  for (const e of document.querySelectorAll("[data-i18n-aria]")) e.setAttribute("aria-label", t(e.dataset.i18nAria));
-  for (const a of document.querySelectorAll("a[data-page]")) a.href = `/${a.dataset.page}?lang=${lang}`;
-  const sel = $("lang-select");
-  sel.replaceChildren(...LANGUAGES.map((l) => el("option", { value: l, lang: l, text: LANGUAGE_NAMES[l] || l })));
-  sel.value = lang;
-  $("lang-code").textContent = lang.toUpperCase();  // what a phone shows over the (transparent) select
+  ({ lang: S.lang, t: S.t } = await applyLanguage(lang, { save, titleKey: "keeper.title" }));
   if (S.meta) { fillNewForm(false); render(); }
 }
 
@@ -348,11 +336,8 @@ function newSheet() {
 }
 
 async function boot() {
-  const html = document.documentElement;
-  let lang = html.dataset.lang || html.lang || "en";
-  if (!LANGUAGES.includes(lang)) lang = "en";
   const metaP = fetch("/api/meta", { credentials: "same-origin" }).then((r) => r.json());
-  await setLanguage(lang, false);
+  await setLanguage(pageLanguage(), false);
   try { S.meta = await metaP; } catch { toast(t("error.network")); return; }
   $("lang-select").addEventListener("change", (e) => setLanguage(e.target.value));
   $("kp-scoring").addEventListener("change", scoringChanged);

@@ -1,6 +1,10 @@
-// Helpers shared by the scripts of the game page and the score keeper (app.js, keeper.js,
-// sheet.js, variants.js): building elements, calling the server's JSON API, loading a language.
-// Nothing runs on import (sheet.js and variants.js are also imported by `node --test tests/js/`).
+// Helpers shared by the pages' scripts (app.js, keeper.js, replay.js, tutorial.js, sheet.js,
+// variants.js): building elements, drawing a face-up card, calling the server's JSON API, putting
+// a page in a language. Nothing runs on import (sheet.js and variants.js are also imported by
+// `node --test tests/js/`).
+
+import { makeT, cardName, rankLabel, LANGUAGES, LANGUAGE_NAMES } from "./i18n.js";
+import { isFace } from "./cards.js";
 
 /** The element with this id. */
 export const $ = (id) => document.getElementById(id);
@@ -59,4 +63,82 @@ export function markLanguage(lang, save) {
   if (save) document.cookie = `lang=${lang}; path=/; max-age=31536000; SameSite=Lax`;
   document.documentElement.lang = lang;
   document.documentElement.dataset.lang = lang;
+}
+
+/** The page's language as the server marked it on <html>; English when it is not one we have. */
+export function pageLanguage() {
+  const html = document.documentElement;
+  const lang = html.dataset.lang || html.lang || "en";
+  return LANGUAGES.includes(lang) ? lang : "en";
+}
+
+/**
+ * The page's fixed texts in `lang` (translator `t`): the [data-i18n], [data-i18n-aria] and
+ * [data-i18n-title] elements, the links to the other pages (a[data-page]) keeping the language,
+ * and the language picker (#lang-select offering `languages`, #lang-code).
+ */
+export function translatePage(t, lang, languages = LANGUAGES) {
+  for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
+  for (const e of document.querySelectorAll("[data-i18n-aria]")) e.setAttribute("aria-label", t(e.dataset.i18nAria));
+  for (const e of document.querySelectorAll("[data-i18n-title]")) e.title = t(e.dataset.i18nTitle);
+  for (const a of document.querySelectorAll("a[data-page]")) a.href = `/${a.dataset.page}?lang=${lang}`;
+  const sel = $("lang-select");
+  sel.replaceChildren(...languages.map((l) => el("option", { value: l, lang: l, text: LANGUAGE_NAMES[l] || l })));
+  sel.value = lang;
+  $("lang-code").textContent = lang.toUpperCase();  // what a phone shows over the (transparent) select
+}
+
+/**
+ * Put the page in `lang` (English when /locales has no catalog for it): marked on <html> (`save`:
+ * remembered in the cookie), titled "<t(titleKey)> · <app title>", its fixed texts translated
+ * (translatePage). Answers `{ lang, t }`: the language the page is now in and its translator.
+ */
+export async function applyLanguage(lang, { save = true, titleKey } = {}) {
+  let catalog = {};
+  try { catalog = await loadCatalog(lang); } catch { if (lang !== "en") return applyLanguage("en", { save, titleKey }); }
+  const t = makeT(catalog);
+  markLanguage(lang, save);
+  document.title = `${t(titleKey)} · ${t("app.title")}`;
+  translatePage(t, lang);
+  return { lang, t };
+}
+
+// ---------------------------------------------------------------- cards
+function suitSvg(suit) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const use = document.createElementNS(ns, "use");
+  use.setAttribute("href", `#suit-${suit}`);
+  svg.append(use);
+  return svg;
+}
+
+/**
+ * A face-up card, named with translator `t` (the suits are the page's <symbol id="suit-S"> etc.):
+ * a <button> (`button`, or an `onclick` listener given) or a <span role="img"> (display).
+ * `mini`: the small card (a pip in place of a court card's face, no bottom-right index);
+ * `bottomIndex: false`: no bottom-right index on a full-size card either (the replay's cards);
+ * `cls`: more classes; `label`: the accessible name in place of the card's name; `pressed`:
+ * aria-pressed (a toggle button); `attrs`: more attributes (these win).
+ */
+export function cardEl(card, t, {
+  button = false, onclick = null, mini = false, bottomIndex = true, cls = "", label = null, pressed = null, attrs = {},
+} = {}) {
+  const r = rankLabel(card, t);
+  const asButton = button || !!onclick;
+  const e = el(asButton ? "button" : "span", {
+    class: `card s-${card[1]}${mini ? " mini" : ""}${cls ? " " + cls : ""}`,
+    "data-card": card, "aria-label": label || cardName(card, t), role: asButton ? null : "img", type: asButton ? "button" : null,
+    onclick, "aria-pressed": pressed === null ? null : String(pressed), ...attrs,
+  });
+  e.append(el("span", { class: "idx tl", "aria-hidden": "true" }, el("b", { text: r }), suitSvg(card[1])));
+  if (isFace(card) && !mini) {
+    e.append(el("span", { class: "face", "aria-hidden": "true" }, el("b", { text: r }), suitSvg(card[1])));
+  } else {
+    e.append(el("span", { class: "pip", "aria-hidden": "true" }, suitSvg(card[1])));
+  }
+  if (!mini && bottomIndex) e.append(el("span", { class: "idx br", "aria-hidden": "true" }, el("b", { text: r }), suitSvg(card[1])));
+  return e;
 }

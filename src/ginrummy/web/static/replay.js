@@ -4,9 +4,9 @@
 // game page keeps in localStorage ("ginrummy.current"); the server answers finished hands only.
 // This page holds no rules: it draws what the server sends.
 
-import { makeT, cardName, cardShort, rankLabel, resultHeadline, breakdownLabel, presetName, LANGUAGES, LANGUAGE_NAMES } from "./i18n.js";
-import { isFace, orderMeld, sortByRank } from "./cards.js";
-import { $, el, apiRequest, loadCatalog, markLanguage } from "./page.js";
+import { makeT, cardName, cardShort, resultHeadline, breakdownLabel, presetName } from "./i18n.js";
+import { orderMeld, sortByRank } from "./cards.js";
+import { $, el, apiRequest, applyLanguage, cardEl, pageLanguage } from "./page.js";
 import { playerName, variantHeadline } from "./variants.js";
 
 const KEY_CURRENT = "ginrummy.current";
@@ -15,27 +15,7 @@ const S = { lang: "en", t: makeT({}), game: null, data: null, step: 0, number: n
 const t = (...a) => S.t(...a);
 
 // ---------------------------------------------------------------- cards
-function suitSvg(suit) {
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  const use = document.createElementNS(ns, "use");
-  use.setAttribute("href", `#suit-${suit}`);
-  svg.append(use);
-  return svg;
-}
-
-/** A face-up card (display only), as the game page draws it. */
-function cardEl(card, cls = "") {
-  const r = rankLabel(card, t);
-  const e = el("span", { class: `card s-${card[1]}${cls ? " " + cls : ""}`, "data-card": card, role: "img", "aria-label": cardName(card, t) });
-  e.append(el("span", { class: "idx tl", "aria-hidden": "true" }, el("b", { text: r }), suitSvg(card[1])));
-  if (isFace(card)) e.append(el("span", { class: "face", "aria-hidden": "true" }, el("b", { text: r }), suitSvg(card[1])));
-  else e.append(el("span", { class: "pip", "aria-hidden": "true" }, suitSvg(card[1])));
-  return e;
-}
-
+// Face up as the game page draws them (page.js cardEl), without the bottom-right index.
 const backEl = () => el("span", { class: "card back", "aria-hidden": "true" });
 const cardsText = (cards) => cards.map((c) => cardShort(c, t)).join(" ");
 
@@ -83,7 +63,7 @@ function seatEl(f, seat) {
   const sh = f.hands[seat];
   const d = S.data;
   const hot = f.seat === seat && ["take", "draw_stock", "draw_discard"].includes(f.type) ? f.card : null;
-  const mark = (c) => cardEl(c, c === hot ? "rp-hot" : "");
+  const mark = (c) => cardEl(c, t, { cls: c === hot ? "rp-hot" : "", bottomIndex: false });
   const groups = sh.melds.map((m, i) => el("div", { class: `rp-group meld m-${i % 4}`, role: "group", "aria-label": t("replay.meld") },
     ...orderMeld(m).map(mark)));
   if (sh.deadwood.length) {
@@ -115,14 +95,14 @@ function renderFrame() {
   $("rp-stock").replaceChildren(
     el("span", { class: "rp-label", text: t("table.stock_label", { n: f.stock_count }) }),
     el("div", { class: "rp-stock-cards" }, backEl(),
-      f.next_stock ? el("div", { class: "rp-next" }, cardEl(f.next_stock, "rp-peek"), el("small", { text: t("replay.next_stock") })) : null),
+      f.next_stock ? el("div", { class: "rp-next" }, cardEl(f.next_stock, t, { cls: "rp-peek", bottomIndex: false }), el("small", { text: t("replay.next_stock") })) : null),
   );
   const pile = f.discard_pile;
   const shown = pile.slice(-PILE_SHOWN);
   const topHot = f.type === "discard" && pile.length && pile[pile.length - 1] === f.card;
   $("rp-pile").replaceChildren(
     el("span", { class: "rp-label", text: pile.length ? t("replay.pile", { n: pile.length }) : t("table.pile_empty") }),
-    el("div", { class: "rp-pile-cards" }, ...shown.map((c, i) => cardEl(c, i === shown.length - 1 && topHot ? "rp-hot" : ""))),
+    el("div", { class: "rp-pile-cards" }, ...shown.map((c, i) => cardEl(c, t, { cls: i === shown.length - 1 && topHot ? "rp-hot" : "", bottomIndex: false }))),
   );
   $("rp-action").textContent = actionText(f);
   $("rp-badges").replaceChildren(...f.markers.map((m) => el("div", { class: `rp-badge-row` },
@@ -164,7 +144,7 @@ function renderMarkers() {
 }
 
 function meldLine(cards) {
-  return el("span", { class: "rp-mini-meld" }, ...cards.map((c) => cardEl(c, "mini")));
+  return el("span", { class: "rp-mini-meld" }, ...cards.map((c) => cardEl(c, t, { mini: true })));
 }
 
 function renderResult() {
@@ -176,7 +156,7 @@ function renderResult() {
     kids.push(el("div", { class: "rp-res-hand" },
       el("p", { class: "rp-res-who" }, el("b", { text: nameOf(h.seat) }), ` · ${t(role)} · ${t("result.deadwood", { n: h.deadwood_points })}`),
       el("div", { class: "rp-res-cards" }, ...h.melds.map((m) => meldLine(orderMeld(m))),
-        h.deadwood.length ? el("span", { class: "rp-mini-meld deadwood" }, ...sortByRank(h.deadwood).map((c) => cardEl(c, "mini"))) : null),
+        h.deadwood.length ? el("span", { class: "rp-mini-meld deadwood" }, ...sortByRank(h.deadwood).map((c) => cardEl(c, t, { mini: true }))) : null),
       ...h.layoffs.map((lo) => el("p", { class: "rp-layoff" }, t(isYou(h.seat) ? "replay.layoff.you" : "replay.layoff.other",
         { name: nameOf(h.seat), card: cardName(lo.card, t), meld: cardsText(lo.onto) }))),
     ));
@@ -266,30 +246,14 @@ async function lastFinished() {
 }
 
 async function setLanguage(lang, save = true) {
-  let catalog = {};
-  try { catalog = await loadCatalog(lang); } catch { if (lang !== "en") return setLanguage("en", save); }
-  S.lang = lang;
-  S.t = makeT(catalog);
-  markLanguage(lang, save);
-  document.title = `${t("replay.title")} · ${t("app.title")}`;
-  for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
-  for (const e of document.querySelectorAll("[data-i18n-aria]")) e.setAttribute("aria-label", t(e.dataset.i18nAria));
-  for (const e of document.querySelectorAll("[data-i18n-title]")) e.title = t(e.dataset.i18nTitle);
-  for (const a of document.querySelectorAll("a[data-page]")) a.href = `/${a.dataset.page}?lang=${lang}`;
-  const sel = $("lang-select");
-  sel.replaceChildren(...LANGUAGES.map((l) => el("option", { value: l, lang: l, text: LANGUAGE_NAMES[l] || l })));
-  sel.value = lang;
-  $("lang-code").textContent = lang.toUpperCase();
+  ({ lang: S.lang, t: S.t } = await applyLanguage(lang, { save, titleKey: "replay.title" }));
   const err = $("rp-error");
   if (!err.hidden && err.dataset.key) err.textContent = t(err.dataset.key);
   render();
 }
 
 async function boot() {
-  const html = document.documentElement;
-  let lang = html.dataset.lang || html.lang || "en";
-  if (!LANGUAGES.includes(lang)) lang = "en";
-  await setLanguage(lang, false);
+  await setLanguage(pageLanguage(), false);
   $("lang-select").addEventListener("change", (e) => setLanguage(e.target.value));
   $("rp-first").addEventListener("click", () => go(0));
   $("rp-prev").addEventListener("click", () => go(S.step - 1));

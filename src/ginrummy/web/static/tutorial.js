@@ -4,9 +4,8 @@
 // the engine); tutorial_model.js compares the person's clicks with them and says why a pick is
 // wrong. All text from the catalogs (tutorial.* keys).
 
-import { makeT, LANGUAGES, LANGUAGE_NAMES, cardName, cardShort, rankLabel } from "./i18n.js";
-import { isFace } from "./cards.js";
-import { $, el, apiRequest, loadCatalog, markLanguage, toast } from "./page.js";
+import { makeT, cardName, cardShort } from "./i18n.js";
+import { $, el, apiRequest, applyLanguage, cardEl, pageLanguage, toast } from "./page.js";
 import {
   judgeMeld, judgeDeadwood, judgeDraw, judgeDiscard, judgeKnock, judgeLayoff, valueBreakdown, toggle, byRank,
 } from "./tutorial_model.js";
@@ -16,50 +15,23 @@ const S = { lang: "en", t: makeT({}), L: null, i: 0, solved: new Set(), sel: [],
 const t = (...a) => S.t(...a);
 
 // ---------------------------------------------------------------- cards (drawn like the table's)
-function suitSvg(suit) {
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  const use = document.createElementNS(ns, "use");
-  use.setAttribute("href", `#suit-${suit}`);
-  svg.append(use);
-  return svg;
-}
-
-/** A face-up card: a <button> (`onclick` given) or a <span role="img">. */
-function cardEl(card, { onclick = null, pressed = null, cls = "", label = null } = {}) {
-  const r = rankLabel(card, t);
-  const button = !!onclick;
-  const e = el(button ? "button" : "span", {
-    class: `card s-${card[1]}${cls ? " " + cls : ""}`, "data-card": card, "aria-label": label || cardName(card, t),
-    role: button ? null : "img", type: button ? "button" : null, onclick,
-    "aria-pressed": pressed === null ? null : String(pressed),
-  });
-  e.append(el("span", { class: "idx tl", "aria-hidden": "true" }, el("b", { text: r }), suitSvg(card[1])));
-  if (isFace(card)) e.append(el("span", { class: "face", "aria-hidden": "true" }, el("b", { text: r }), suitSvg(card[1])));
-  else e.append(el("span", { class: "pip", "aria-hidden": "true" }, suitSvg(card[1])));
-  e.append(el("span", { class: "idx br", "aria-hidden": "true" }, el("b", { text: r }), suitSvg(card[1])));
-  return e;
-}
-
 const short = (cards) => cards.map((c) => cardShort(c, t)).join(" ");
 
 /** A row of cards; `pick`: the cards are buttons toggling the selection. */
 function cardRow(cards, { pick = false, label = null, testid = null } = {}) {
   return el("div", { class: "tu-cards", role: "group", "aria-label": label, "data-testid": testid },
-    cards.map((c) => (pick ? cardEl(c, { onclick: () => pickCard(c), pressed: S.sel.includes(c) }) : cardEl(c))));
+    cards.map((c) => (pick ? cardEl(c, t, { onclick: () => pickCard(c), pressed: S.sel.includes(c) }) : cardEl(c, t))));
 }
 
 /** Melds (marked, coloured) then deadwood, as groups; `pick`: every card is a button. */
 function groupsEl(melds, deadwood, { pick = false, onCard = null, testid = null, laid = [] } = {}) {
   const kids = melds.map((m, n) => el("div", { class: `tu-group meld m${n % 4}`, role: "group", "aria-label": t("tutorial.meld_label") },
-    el("div", { class: "tu-cards" }, byRank(m).map((c) => (pick ? cardEl(c, { onclick: () => onCard(c), pressed: S.sel.includes(c) })
-      : cardEl(c, { cls: laid.includes(c) ? "tu-laid" : "" })))),
+    el("div", { class: "tu-cards" }, byRank(m).map((c) => (pick ? cardEl(c, t, { onclick: () => onCard(c), pressed: S.sel.includes(c) })
+      : cardEl(c, t, { cls: laid.includes(c) ? "tu-laid" : "" })))),
     el("span", { class: "tu-mark", "aria-hidden": "true", text: t("tutorial.meld_label") })));
   if (deadwood.length) {
     kids.push(el("div", { class: "tu-group dead", role: "group", "aria-label": t("tutorial.deadwood_label") },
-      el("div", { class: "tu-cards" }, deadwood.map((c) => (pick ? cardEl(c, { onclick: () => onCard(c), pressed: S.sel.includes(c) }) : cardEl(c)))),
+      el("div", { class: "tu-cards" }, deadwood.map((c) => (pick ? cardEl(c, t, { onclick: () => onCard(c), pressed: S.sel.includes(c) }) : cardEl(c, t)))),
       el("span", { class: "tu-mark", "aria-hidden": "true", text: t("tutorial.deadwood_label") })));
   }
   return el("div", { class: "tu-groups", "data-testid": testid }, kids);
@@ -143,13 +115,13 @@ const VIEWS = {
     }, el("span", { class: "card back", "aria-hidden": "true" }));
     const top = T.discarded || (T.drawn ? null : L.upcard);
     const pile = top && !T.drawn
-      ? cardEl(top, { onclick: takeUpcard, cls: "tu-upcard", label: `${cardName(top, t)}, ${t("tutorial.turn.pile")}` })
-      : top ? cardEl(top, { label: `${cardName(top, t)}, ${t("tutorial.turn.pile")}` }) : el("span", { class: "tu-empty", "aria-hidden": "true" });
+      ? cardEl(top, t, { onclick: takeUpcard, cls: "tu-upcard", label: `${cardName(top, t)}, ${t("tutorial.turn.pile")}` })
+      : top ? cardEl(top, t, { label: `${cardName(top, t)}, ${t("tutorial.turn.pile")}` }) : el("span", { class: "tu-empty", "aria-hidden": "true" });
     const piles = el("div", { class: "tu-piles" },
       el("div", { class: "tu-pilebox" }, stock, el("span", { class: "tu-cap", text: t("tutorial.turn.stock_pile") })),
       el("div", { class: "tu-pilebox", "data-testid": "tu-pile" }, pile, el("span", { class: "tu-cap", text: t("tutorial.turn.pile") })));
     const cards = el("div", { class: "tu-cards", role: "group", "aria-label": t("tutorial.your_hand"), "data-testid": "tu-hand" },
-      hand.map((c) => cardEl(c, { onclick: T.discarded ? null : () => discard(c), cls: c === L.upcard ? "tu-taken" : "" })));
+      hand.map((c) => cardEl(c, t, { onclick: T.discarded ? null : () => discard(c), cls: c === L.upcard ? "tu-taken" : "" })));
     return { board: [piles, cards], task: T.drawn ? "tutorial.turn.task_discard" : "tutorial.turn.task" };
   },
 
@@ -186,7 +158,7 @@ const VIEWS = {
 
   play() {
     S.solved.add("play");
-    const cards = el("div", { class: "tu-cards tu-fan", "aria-hidden": "true" }, ["7C", "7D", "7H", "JS", "QS", "KS"].map((c) => cardEl(c)));
+    const cards = el("div", { class: "tu-cards tu-fan", "aria-hidden": "true" }, ["7C", "7D", "7H", "JS", "QS", "KS"].map((c) => cardEl(c, t)));
     return {
       board: [cards],
       controls: [el("a", { class: "btn btn-gold big", href: `/?lang=${S.lang}`, "data-testid": "tu-play", text: t("tutorial.play.button") }),
@@ -291,28 +263,15 @@ function restoreSolved(id) {
 }
 
 async function setLanguage(lang, save = true) {
-  let catalog = {};
-  try { catalog = await loadCatalog(lang); } catch { if (lang !== "en") return setLanguage("en", save); }
-  S.lang = lang;
-  S.t = makeT(catalog);
-  markLanguage(lang, save);
-  document.title = `${t("tutorial.title")} · ${t("app.title")}`;
-  for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
-  for (const e of document.querySelectorAll("[data-i18n-aria]")) e.setAttribute("aria-label", t(e.dataset.i18nAria));
-  for (const a of document.querySelectorAll("a[data-page]")) a.href = `/${a.dataset.page}?lang=${lang}`;
-  const sel = $("lang-select");
-  sel.replaceChildren(...LANGUAGES.map((l) => el("option", { value: l, lang: l, text: LANGUAGE_NAMES[l] || l })));
-  sel.value = lang;
-  $("lang-code").textContent = lang.toUpperCase();
+  ({ lang: S.lang, t: S.t } = await applyLanguage(lang, { save, titleKey: "tutorial.title" }));
   if (S.L) render(false);
 }
 
 async function boot() {
-  const lang = LANGUAGES.includes(document.documentElement.lang) ? document.documentElement.lang : "en";
   $("lang-select").addEventListener("change", (e) => setLanguage(e.target.value, true));
   $("tu-back").addEventListener("click", () => go(S.i - 1));
   $("tu-next").addEventListener("click", () => go(S.i + 1));
-  await setLanguage(lang, false);
+  await setLanguage(pageLanguage(), false);
   const res = await apiRequest("GET", "/api/tutorial").catch(() => ({ ok: false }));
   if (!res.ok || !res.data) {
     document.body.classList.remove("loading");
