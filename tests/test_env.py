@@ -299,3 +299,45 @@ def test_incremental_observation_equals_the_view_based_one(rules: str, episode: 
             env.step(int(rng.choice(legal)) if rng.random() < 0.9
                      else env.bot_action("medium", seed=rng.randrange(1000)))
     assert checked > 500
+
+
+def test_asking_a_bot_does_not_change_the_deals() -> None:
+    """Same seed, same moves: the decks of every deal are the same whether or not bot_action()
+    was asked in between (it has its own generator)."""
+    decks = []
+    for ask in (False, True):
+        env = GinRummyEnv(rules=Rules.preset("standard", target=60), episode="game")
+        env.reset(seed=11)
+        rng = random.Random(5)
+        while env.agents:
+            obs, _r, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            if ask:
+                env.bot_action("easy")
+            legal = [index_action(i) for i in np.flatnonzero(obs["action_mask"])]
+            ends = [a for a in legal if a.kind in (ActionKind.KNOCK, ActionKind.GIN)]
+            env.step(action_index(ends[0] if ends else rng.choice(legal)))
+        assert env.game is not None
+        decks.append([h.deck for h in env.game.deals])
+    assert len(decks[0]) > 1 and decks[0] == decks[1]
+
+
+def test_actions_must_be_integer_indices() -> None:
+    env = GinRummyEnv(rules="standard")
+    env.reset(seed=1)
+    legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+    for bad in (float(legal) + 0.7, True, "pass", [legal]):
+        with pytest.raises(ValueError, match="integer"):
+            env.step(bad)  # type: ignore[arg-type]
+    assert env.hand.history == []
+    env.step(np.int64(legal))  # numpy integers are fine
+    assert len(env.hand.history) == 1
+
+
+def test_rules_as_a_dict() -> None:
+    env = GinRummyEnv(rules={"preset": "pagat", "knock_limit": 5})
+    assert env.rules.knock_limit == 5 and env.rules.gin_bonus == 20
+    with pytest.raises(ValueError):
+        GinRummyEnv(rules=5)  # type: ignore[arg-type]

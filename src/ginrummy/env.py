@@ -99,6 +99,8 @@ def action_index(action: Action | str) -> int:
 
 def index_action(index: int) -> Action:
     """The action of an index (0..160). :raises ValueError: out of range."""
+    if isinstance(index, bool) or not isinstance(index, int | np.integer):
+        raise ValueError(f"an action index is an integer 0..{N_ACTIONS - 1}, not {index!r}")
     i = int(index)
     if not 0 <= i < N_ACTIONS:
         raise ValueError(f"action index must be 0..{N_ACTIONS - 1}, not {index!r}")
@@ -184,7 +186,9 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
     """Two-player Gin Rummy under any :class:`~ginrummy.rules.Rules` as a PettingZoo AEC
     environment (see the module docstring for actions, observations and rewards).
 
-    :param rules: a preset name or a :class:`Rules`.
+    :param rules: a preset name, a :class:`Rules`, or a dict of fields with an optional
+        ``"preset"`` (:meth:`Rules.from_dict`). Two-player rules only: Hollywood, three players
+        and partnership are tables of several games (:mod:`ginrummy.sheets`), not presets.
     :param episode: ``"hand"`` (one deal) or ``"game"`` (deals to the target).
     :param reward: ``"points"`` or ``"win"``.
     :param max_actions: the episode is truncated after this many actions.
@@ -195,11 +199,17 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
     metadata = {"name": "ginrummy_v0", "render_modes": ["ansi", "human"],
                 "is_parallelizable": False}
 
-    def __init__(self, rules: Rules | str = "standard", episode: str = "hand",
+    def __init__(self, rules: Rules | str | dict[str, Any] = "standard", episode: str = "hand",
                  reward: str = "points", max_actions: int = 2000,
                  render_mode: str | None = None) -> None:
         super().__init__()
-        self.rules = Rules.preset(rules) if isinstance(rules, str) else rules
+        if isinstance(rules, str):
+            rules = Rules.preset(rules)
+        elif isinstance(rules, dict):
+            rules = Rules.from_dict(rules)
+        elif not isinstance(rules, Rules):
+            raise ValueError("rules must be a preset name, a Rules or a dict of Rules fields")
+        self.rules = rules
         if episode not in ("hand", "game"):
             raise ValueError(f"episode must be 'hand' or 'game', not {episode!r}")
         if reward not in ("points", "win"):
@@ -219,6 +229,7 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         })
         self._act_space = spaces.Discrete(N_ACTIONS)
         self._rng = random.Random()
+        self._bot_rng = random.Random()
         self.game: Game | None = None
         self._bots: dict[str, Any] = {}
         self._seen = [_Seen(), _Seen()]
@@ -306,6 +317,8 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         seeded generator)."""
         if seed is not None:
             self._rng = random.Random(seed)
+            # the computer players' own generator: asking bot_action() never changes the deals
+            self._bot_rng = random.Random(f"bots:{seed}")
         first = (options or {}).get("first_dealer")
         if first not in (0, 1):
             first = self._rng.randrange(2)
@@ -351,6 +364,9 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError("an agent that is still playing must act (action None)")
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise ValueError(f"an action is an integer index 0..{N_ACTIONS - 1}, "
+                             f"not {action!r}")
         a = index_action(int(action))
         g = self.game
         assert g is not None
@@ -406,14 +422,16 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         """The index of the action the computer player ``level`` (``ginrummy.bots``) would play
         for the agent to act, from that agent's view only (an opponent to train against). A
         knock the bot would make with a spread of its choice is given as that knock's index
-        (the environment spreads by default, R-4.5)."""
+        (the environment spreads by default, R-4.5). Without ``seed`` the bot draws from the
+        environment's own bot generator (seeded by :meth:`reset`), never from the one that
+        shuffles the decks: asking for a bot's move does not change the deals."""
         bot = self._bots.get(level)
         if bot is None:
             bot = self._bots[level] = make_bot(level)
         g = self.game
         assert g is not None
         seat = self.possible_agents.index(self.agent_selection)
-        rng = random.Random(seed if seed is not None else self._rng.random())
+        rng = random.Random(seed if seed is not None else self._bot_rng.random())
         ctx = Context(rng=rng, hand_points=(g.hand_points[seat], g.hand_points[1 - seat]),
                       target=self.rules.target)
         a = bot.choose(self.view(self.agent_selection), ctx)
