@@ -177,3 +177,24 @@ def test_dead_hand_R_8_1_replays() -> None:
     assert r.outcome.kind == "dead" and r.frames[-1].stock_count == 2
     assert r.to_json()["result"]["hands"] == []
     assert [m.kind for m in r.markers if m.kind == "undercut"] == []
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_missed_knock_names_the_discards_of_its_deadwood_R_4_2(seed: int) -> None:
+    """A "could knock" marker names exactly the discards that knock with its deadwood, the
+    least any legal knock could show."""
+    finished = _random_finished(seed)
+    rec = HandRecord.of(finished)
+    r = HandReplay.of_record(rec)
+    h = HandState(rec.rules, rec.dealer, rec.deck)
+    states = [h.clone()]
+    for a in rec.actions:
+        h.apply(a)
+        states.append(h.clone())
+    for m in (m for m in r.markers if m.kind == "missed_knock"):
+        before = states[m.step - 1]
+        mask = before.hands[m.seat]
+        left = {a.card: min_deadwood(mask & ~(1 << a.card)) for a in before.legal_actions()
+                if a.kind is ActionKind.KNOCK and a.card is not None}
+        assert left and m.deadwood_points == min(left.values())
+        assert set(m.cards) == {c for c, dw in left.items() if dw == m.deadwood_points}

@@ -89,7 +89,8 @@ class Marker:
     :ivar kind: one of :data:`MARKER_KINDS`.
     :ivar seat: the seat concerned: who missed the gin or the knock; the defender who undercut.
     :ivar cards: ``missed_gin``: the discards that gave gin (none for a big gin);
-        ``missed_knock``: the discards that allowed a knock; ``undercut``: empty.
+        ``missed_knock``: the discards that knock with the least deadwood (``deadwood_points``;
+        other discards may have allowed a knock with more); ``undercut``: empty.
     :ivar deadwood_points: ``missed_knock``: the least deadwood a knock could show;
         ``undercut``: the defender's deadwood after layoffs (points); else 0.
     """
@@ -198,10 +199,11 @@ def _missed(h: HandState, step: int, action: Action, after: HandState) -> list[M
     knocks = [a for a in legal if a.kind is ActionKind.KNOCK]
     if knocks and action.kind is ActionKind.DISCARD:
         mask = h.hands[seat]
-        best = min(best_arrangement(CardSet(mask & ~(1 << a.card))).deadwood_points
-                   for a in knocks if a.card is not None)
+        left = {a.card: best_arrangement(CardSet(mask & ~(1 << a.card))).deadwood_points
+                for a in knocks if a.card is not None}
+        best = min(left.values())
         return [Marker(step, "missed_knock", seat,
-                       tuple(a.card for a in knocks if a.card is not None), best)]
+                       tuple(c for c, dw in left.items() if dw == best), best)]
     return []
 
 
