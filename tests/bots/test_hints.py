@@ -231,3 +231,54 @@ def test_hint_is_legal_exact_and_sees_only_the_view(seed: int, steps: int,
     v2 = view_of(h2, seat)
     assert v2 == v
     assert hint(v2) == x
+
+
+def _to_the_end_of_the_stock(rules: Rules, seed: int, want: str) -> HandState | None:
+    """A deal played without knocking (stock draws, discards) until the seat to act faces
+    ``want``: ``"last_discard"`` (holding 11 with the stock at its last 2 cards) or
+    ``"fiftieth"`` (R-8.2: the last discard offered)."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    h = HandState(rules, seed % 2, deck)
+    while not h.is_over:
+        if want == "last_discard" and h.phase is Phase.DISCARD and h.stock_count <= 2:
+            return h
+        if want == "fiftieth" and h.phase is Phase.FIFTIETH:
+            return h
+        legal = [a for a in h.legal_actions()
+                 if a.kind not in (ActionKind.KNOCK, ActionKind.GIN, ActionKind.BIG_GIN,
+                                   ActionKind.TAKE, ActionKind.DRAW_DISCARD)]
+        h.apply(rng.choice(legal))
+    return None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_last_discard_of_a_dead_hand_says_so_r8_1(seed: int) -> None:
+    h = _to_the_end_of_the_stock(Rules.preset("standard"), seed, "last_discard")
+    assert h is not None
+    view = view_of(h, h.current)
+    got = hint(view)
+    if got.kind is ActionKind.DISCARD:
+        assert got.reason == "last_dead", got
+    _check_numbers(view, got)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_fiftieth_card_r8_2(seed: int) -> None:
+    rules = Rules.preset("standard", dead_hand_rule="fiftieth_card")
+    h = _to_the_end_of_the_stock(rules, seed, "last_discard")
+    assert h is not None
+    got = hint(view_of(h, h.current))
+    if got.kind is ActionKind.DISCARD:  # the opponent may take it only to knock or go gin
+        assert got.reason == "last_safe" and got.danger is not None and 0 <= got.danger <= 1
+        assert got.to_json()["danger"] == got.danger
+    h = _to_the_end_of_the_stock(rules, seed, "fiftieth")
+    assert h is not None
+    view = view_of(h, h.current)
+    got = hint(view)
+    if [a.kind for a in view.legal] == [ActionKind.PASS]:
+        assert (got.kind, got.reason) == (ActionKind.PASS, "fiftieth_none")
+    else:
+        assert got.reason in ("fiftieth_pass", "knock", "gin"), got
+    assert got.reason not in ("only", "no_gain", "small_gain")

@@ -33,7 +33,7 @@ from typing import Any
 
 from ..actions import Action, ActionKind
 from ..cards import CardSet, card_text, parse_card
-from ..hand import Phase
+from ..hand import STOCK_FLOOR, Phase
 from ..melds import best_arrangement, best_discard_deadwood, evaluate_discards, min_deadwood
 from ..views import PlayerView
 from .base import Context
@@ -106,12 +106,17 @@ class Hint:
     :ivar card: the card the move is about: the face-up card taken or passed, the card
         discarded (also by a knock or gin); ``None`` for a stock draw or big gin.
     :ivar reason: why, as a code: ``gin``, ``knock``, ``meld``, ``lower`` (a take); ``only``,
-        ``no_gain``, ``small_gain``, ``own_discard`` (a stock draw or pass); ``lowest``,
-        ``chances``, ``safer``, ``wait_risk``, ``wait_late`` (a discard); ``knock``, ``gin``,
-        ``big_gin``.
+        ``no_gain``, ``small_gain``, ``own_discard`` (a stock draw or pass); ``fiftieth_none``,
+        ``fiftieth_pass`` (a pass on the last discard once the stock is used up, R-8.2);
+        ``lowest``, ``chances``, ``safer``, ``wait_risk``, ``wait_late`` (a discard);
+        ``last_dead`` (the discard that ends a dead hand, R-8.1), ``last_safe`` (the last
+        discard, which the opponent may take only to knock or go gin, R-8.2); ``knock``,
+        ``gin``, ``big_gin``.
     :ivar could_knock: a discard when a knock was legal: the least deadwood it could show.
     :ivar undercut_risk: with ``wait_risk``, the estimated chance (0..1) of being undercut.
     :ivar late_max: with ``wait_late``, the most deadwood a strong player knocks with now.
+    :ivar danger: with ``last_safe``, the estimated chance (0..1) that the discard completes a
+        meld of the opponent's.
     """
 
     action: Action
@@ -126,6 +131,7 @@ class Hint:
     could_knock: int | None = None
     undercut_risk: float | None = None
     late_max: int | None = None
+    danger: float | None = None
 
     @property
     def kind(self) -> ActionKind:
@@ -134,7 +140,7 @@ class Hint:
     def to_json(self) -> dict[str, Any]:
         """``{"action", "kind", "card", "reason", "deadwood", "deadwood_after",
         "then_discard", "knock_limit", "alternative", "comparison", "could_knock",
-        "undercut_risk", "late_max"}``: cards as text, ``action`` the text to post."""
+        "undercut_risk", "late_max", "danger"}``: cards as text, ``action`` the text to post."""
         return {
             "action": self.action.text,
             "kind": self.action.kind.value,
@@ -149,6 +155,7 @@ class Hint:
             "could_knock": self.could_knock,
             "undercut_risk": self.undercut_risk,
             "late_max": self.late_max,
+            "danger": self.danger,
         }
 
 
@@ -217,7 +224,9 @@ def hint(view: PlayerView, hand_points: tuple[int, int] | None = None,
         if top is not None and any(a.kind is alt_kind for a in view.legal):
             after, then = _after_taking(view, top)
             alt = Alternative(alt_kind, top, after, then)
-        if alt is None:
+        if view.phase is Phase.FIFTIETH:  # R-8.2: the last discard, only to knock or go gin
+            reason = "fiftieth_none" if alt is None else "fiftieth_pass"
+        elif alt is None:
             reason = "only"
         elif taking_back(view, alt.card):
             reason = "own_discard"
@@ -241,6 +250,12 @@ def hint(view: PlayerView, hand_points: tuple[int, int] | None = None,
     after = min_deadwood(hand.mask & ~(1 << c))
     knocks = [_knock_deadwood(view, a) for a in view.legal if a.kind is ActionKind.KNOCK]
     know = read_view(view)
+    if view.stock_count <= STOCK_FLOOR:  # no draw follows this discard (R-8.1, R-8.2)
+        if view.rules.dead_hand_rule != "fiftieth_card":
+            return Hint(action, c, "last_dead", now, after, None, limit)
+        p = opponent_belief(know)
+        return Hint(action, c, "last_safe", now, after, None, limit,
+                    danger=round(discard_danger(c, p, know.opp_known), 2))
     if knocks:
         best_knock = min(knocks)
         bot = HardBot()

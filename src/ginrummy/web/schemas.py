@@ -99,6 +99,7 @@ class HintBody(BaseModel):
     could_knock: int | None
     undercut_risk: float | None
     late_max: int | None
+    danger: float | None = None
 
 
 class HintOut(BaseModel):

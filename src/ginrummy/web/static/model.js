@@ -234,7 +234,7 @@ export function hintText(hint, t, name, lang = "en") {
     then: hint.then_discard ? name(hint.then_discard) : "",
     alt: alt.deadwood_after, other: cmp.card ? name(cmp.card) : "", low: cmp.deadwood,
     exp: num(cmp.expected), exp_other: num(cmp.expected_other),
-    danger: pct(cmp.danger), danger_other: pct(cmp.danger_other),
+    danger: pct(cmp.danger ?? hint.danger), danger_other: pct(cmp.danger_other),
     k: hint.could_knock, risk: pct(hint.undercut_risk), max: hint.late_max, limit: hint.knock_limit,
   }, "");
   return t("hint.text", { move, why }, "{move}. {why}").trim();
