@@ -16,7 +16,8 @@ from ginrummy.actions import Action
 
 KINDS = {"take", "pass", "draw_stock", "draw_discard", "discard", "knock", "gin", "big_gin"}
 KEYS = {"action", "kind", "card", "reason", "deadwood", "deadwood_after", "then_discard",
-        "knock_limit", "alternative", "comparison", "could_knock", "undercut_risk", "late_max"}
+        "knock_limit", "alternative", "comparison", "could_knock", "undercut_risk", "late_max",
+        "danger"}
 
 
 def get_hint(t: Table, headers: dict[str, str] | None = None) -> Any:
