@@ -120,6 +120,12 @@ def test_deal_in_play_is_not_shown(page: Any, server: LiveServer) -> None:
     expect(err).to_be_visible()
     assert err.get_attribute("data-key") == "replay.error.in_play"
     assert page.locator("[data-card]").count() == 0
+    # a hand number that is no number, and another game's link
+    for q in ("hand=abc", "hand=-1", "hand=1.5"):
+        page.goto(server.base + f"/replay?game={created['game_id']}&{q}")
+        expect(err).to_have_attribute("data-key", "replay.error.not_found")
+    page.goto(server.base + "/replay?game=someoneelsesgame&hand=1")
+    expect(err).to_have_attribute("data-key", "replay.error.other_game")
     # without a saved game
     page.evaluate("() => localStorage.clear()")
     page.goto(server.base + "/replay")

@@ -265,12 +265,21 @@ async function boot() {
   const params = new URLSearchParams(window.location.search);
   const saved = savedGame();
   const wanted = params.get("game");
-  if (!saved || !saved.game_id || !saved.token || (wanted && wanted !== saved.game_id)) {
+  if (!saved || !saved.game_id || !saved.token) {
     showError("replay.error.no_game");
     return;
   }
+  if (wanted && wanted !== saved.game_id) {  // the token kept here is only the current game's
+    showError("replay.error.other_game");
+    return;
+  }
   S.game = saved;
-  let number = Number.parseInt(params.get("hand") || "", 10);
+  const asked = params.get("hand");
+  if (asked !== null && !/^[1-9][0-9]{0,5}$/.test(asked)) {
+    showError("replay.error.not_found");
+    return;
+  }
+  let number = asked === null ? 0 : Number(asked);
   try {
     if (!(number > 0)) {
       number = await lastFinished();
