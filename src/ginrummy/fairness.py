@@ -228,6 +228,8 @@ def _replay_game(record: Mapping[str, Any]) -> FairnessReport:
             continue
         check = DealCheck(number, None, None)
         report.deals.append(check)
+        if number != i:  # the game's deals, in the order they were played
+            check.problems.append(f"numbered {number!r}, but it is deal {i} of the game")
         deck = h.get("deck")
         if "salt" in h or "commitment" in h:
             _commitment(check, h)

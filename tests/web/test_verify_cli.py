@@ -294,3 +294,11 @@ def test_a_deal_with_a_missing_commitment_or_bad_deck_is_named(played: dict[str,
     r = _verify(rec, tmp_path)
     assert r.returncode == 1 and "the deck must be a list of 52 cards" in r.stdout, r.stdout
     assert "Traceback" not in r.stdout + r.stderr
+
+
+def test_renumbered_deals_do_not_verify(played: dict[str, Any], tmp_path: Path) -> None:
+    rec = copy.deepcopy(played)
+    assert len(rec["hands"]) >= 2
+    rec["hands"][0]["number"] = 5
+    r = _verify(rec, tmp_path)
+    assert r.returncode == 1 and "numbered 5, but it is deal 1 of the game" in r.stdout, r.stdout
