@@ -40,7 +40,16 @@ from .keeper_api import install_keeper
 from .pages import PAGE_NAMES, render_page
 from .ratelimit import RateLimiter, RateLimits
 from .replay_api import install_replay
-from .schemas import ActionIn, ErrorOut, HintOut, MalformedOut, NewGame, OrderIn, StaleOut
+from .schemas import (
+    ActionIn,
+    ErrorOut,
+    HintOut,
+    MalformedOut,
+    NewGame,
+    OrderIn,
+    StaleOut,
+    error_response,
+)
 from .service import BadRequest, GameService, NotFound, Stale
 from .tutorial_api import install_tutorial
 from .variants import menu_meta
@@ -78,10 +87,6 @@ def _documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {s: {"model": what[s][0], "description": what[s][1]} for s in statuses}
 
 
-def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"detail": {"code": code, "message": message}, **extra},
-                        status_code=status)
-
 
 class BodyLimit:
     """Pure ASGI middleware: a request body over ``limit`` bytes gets 413 before any parsing."""
@@ -94,7 +99,7 @@ class BodyLimit:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
-        too_big = _error(413, "too_large", f"the request body is over {self.limit} bytes")
+        too_big = error_response(413, "too_large", f"the request body is over {self.limit} bytes")
         for k, v in scope.get("headers", []):
             if k == b"content-length":
                 try:
@@ -313,26 +318,27 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
 
     @app.exception_handler(Stale)
     async def _stale(_request: Request, exc: Stale) -> JSONResponse:
-        return _error(409, "stale", "the game has moved on since that state: here is the "
-                                    "current one", state=exc.state)
+        return error_response(409, "stale", "the game has moved on since that state: here is "
+                              "the current one", state=exc.state)
 
     @app.exception_handler(NotFound)
     async def _not_found(_request: Request, _exc: NotFound) -> JSONResponse:
-        return _error(404, "not_found", "no such game")
+        return error_response(404, "not_found", "no such game")
 
     @app.exception_handler(BadRequest)
     async def _bad(_request: Request, exc: BadRequest) -> JSONResponse:
-        return _error(422, exc.code, exc.message)
+        return error_response(422, exc.code, exc.message)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         if not request.url.path.startswith("/api/"):
             return await http_exception_handler(request, exc)
         if exc.status_code == 400:  # FastAPI could not read the body (e.g. not UTF-8)
-            return _error(422, "malformed", f"the request body cannot be read: {exc.detail}")
+            return error_response(422, "malformed",
+                                  f"the request body cannot be read: {exc.detail}")
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code,
                                                                  f"http_{exc.status_code}")
-        resp = _error(exc.status_code, code, str(exc.detail))
+        resp = error_response(exc.status_code, code, str(exc.detail))
         resp.headers.update(exc.headers or {})
         return resp
 
@@ -418,7 +424,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         code = valid_language(lang)
         path = LOCALES_DIR / f"{code}.json"
         if code is None or code != lang or not path.is_file():
-            return _error(404, "not_found", f"no translations for {lang!r}")
+            return error_response(404, "not_found", f"no translations for {lang!r}")
         return FileResponse(path, media_type="application/json; charset=utf-8",
                             headers={"Cache-Control": "no-cache"})
 
@@ -443,7 +449,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
 
 
 def _rate_limited(wait: float, message: str = "too many requests: wait a moment") -> JSONResponse:
-    resp = _error(429, "rate_limited", message)
+    resp = error_response(429, "rate_limited", message)
     resp.headers["Retry-After"] = str(max(1, int(wait + 0.999)))
     return resp
 

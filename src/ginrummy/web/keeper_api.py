@@ -22,6 +22,7 @@ from ..keeper import SheetInputError, score_sheet, sheet_csv
 from ..rules import PRESETS, Rules
 from ..store.variants import SheetRow, VariantStore
 from ..variants import PLAYER_COUNT, SCORINGS, check_table, fit_to_table
+from .schemas import error_response
 from .service_base import token_hash
 
 __all__ = ["install_keeper", "MAX_HANDS"]
@@ -53,9 +54,6 @@ class HandIn(BaseModel):
     seq: StrictInt | None = Field(default=None, ge=0, le=10**9)
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"detail": {"code": code, "message": message}}, status_code=status)
-
 
 def _answer(row: SheetRow) -> dict[str, Any]:
     return {"sheet_id": row.id, "seq": row.seq, "input": row.data,
@@ -84,21 +82,21 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
     @app.post("/api/sheets", status_code=201)
     def new_sheet(body: NewSheet, request: Request) -> JSONResponse:
         if body.scoring not in SCORINGS:
-            return _error(422, "sheet", f"scoring must be one of {', '.join(SCORINGS)}")
+            return error_response(422, "sheet", f"scoring must be one of {', '.join(SCORINGS)}")
         if body.preset not in PRESETS:
-            return _error(422, "rules", f"unknown rules preset {body.preset!r}; presets: "
-                                        f"{', '.join(PRESETS)}")
+            return error_response(422, "rules", f"unknown rules preset {body.preset!r}; "
+                                                f"presets: {', '.join(PRESETS)}")
         names = [n.strip() for n in body.players]
         if len(names) != PLAYER_COUNT[body.scoring] or any(not n or len(n) > 40 for n in names):
-            return _error(422, "sheet", f"players: give {PLAYER_COUNT[body.scoring]} names of "
-                                        "1 to 40 characters")
+            return error_response(422, "sheet", f"players: give {PLAYER_COUNT[body.scoring]} "
+                                                "names of 1 to 40 characters")
         try:
             ov = fit_to_table({k: v for k, v in (body.rules or {}).items() if k != "preset"},
                               body.scoring)
             rules = Rules.preset(body.preset, **ov)
             check_table(rules, body.scoring)
         except (RulesError, TypeError) as e:
-            return _error(422, "rules", str(e))
+            return error_response(422, "rules", str(e))
         data: dict[str, Any] = {"rules": {"preset": body.preset, **ov}, "scoring": body.scoring,
                                 "players": names, "hands": []}
         if body.first_dealer is not None:
@@ -106,7 +104,7 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
         try:
             score_sheet(data)
         except SheetInputError as e:
-            return _error(422, "sheet", str(e))
+            return error_response(422, "sheet", str(e))
         token = secrets.token_urlsafe(32)
         row = SheetRow(secrets.token_urlsafe(16), token_hash(token),
                        getattr(request.state, "player_id", None), data)
@@ -119,7 +117,7 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
                      ) -> Response:
         row = owned(sheet_id, authorization)
         if row is None:
-            return _error(404, "not_found", "no such sheet")
+            return error_response(404, "not_found", "no such sheet")
         text = sheet_csv(score_sheet(row.data))
         return Response("\ufeff" + text, media_type="text/csv; charset=utf-8", headers={
             "Content-Disposition": f'attachment; filename="gin-rummy-{sheet_id[:8]}.csv"'})
@@ -128,7 +126,7 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
     def get_sheet(sheet_id: str, authorization: str | None = Header(default=None)) -> Response:
         row = owned(sheet_id, authorization)
         if row is None:
-            return _error(404, "not_found", "no such sheet")
+            return error_response(404, "not_found", "no such sheet")
         return JSONResponse(_answer(row))
 
     @app.post("/api/sheets/{sheet_id}/hands")
@@ -136,24 +134,24 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
                  authorization: str | None = Header(default=None)) -> Response:
         row = owned(sheet_id, authorization)
         if row is None:
-            return _error(404, "not_found", "no such sheet")
+            return error_response(404, "not_found", "no such sheet")
         if body.seq is not None and body.seq != row.seq:
-            return JSONResponse({"detail": {"code": "stale", "message": "the sheet has changed "
-                                            "since: here it is"}, **_answer(row)},
-                                status_code=409)
+            return error_response(409, "stale", "the sheet has changed since: here it is",
+                                  **_answer(row))
         hands = list(row.data.get("hands", []))
         if len(hands) >= MAX_HANDS:
-            return _error(422, "sheet", f"a sheet keeps at most {MAX_HANDS} hands")
+            return error_response(422, "sheet", f"a sheet keeps at most {MAX_HANDS} hands")
         rules = Rules.from_dict(row.data["rules"])
         hand = dict(body.hand)
         if rules.oklahoma and _needs_upcard(hand):
-            return _error(422, "sheet", f"hand {len(hands) + 1}: Oklahoma: give the upcard "
-                                        "(it sets the knock limit and a spade doubles)")
+            return error_response(422, "sheet", f"hand {len(hands) + 1}: Oklahoma: give the "
+                                                "upcard (it sets the knock limit and a spade "
+                                                "doubles)")
         data = {**row.data, "hands": [*hands, hand]}
         try:
             score_sheet(data)
         except SheetInputError as e:
-            return _error(422, "sheet", str(e))
+            return error_response(422, "sheet", str(e))
         if not vstore.save_sheet(row.id, row.seq, data):
             fresh = vstore.get_sheet(row.id)
             assert fresh is not None
@@ -167,13 +165,13 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
     def undo_hand(sheet_id: str, authorization: str | None = Header(default=None)) -> Response:
         row = owned(sheet_id, authorization)
         if row is None:
-            return _error(404, "not_found", "no such sheet")
+            return error_response(404, "not_found", "no such sheet")
         hands = list(row.data.get("hands", []))
         if not hands:
-            return _error(422, "sheet", "no hand to take back")
+            return error_response(422, "sheet", "no hand to take back")
         data = {**row.data, "hands": hands[:-1]}
         if not vstore.save_sheet(row.id, row.seq, data):
-            return _error(409, "stale", "the sheet has changed since")
+            return error_response(409, "stale", "the sheet has changed since")
         row.data, row.seq = data, row.seq + 1
         return JSONResponse(_answer(row))
 

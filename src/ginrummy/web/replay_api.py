@@ -18,55 +18,12 @@ from typing import Any
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from ..records import HandRecord
 from ..replay import replay_hand
-from .schemas import ErrorOut
+from .schemas import ErrorOut, error_response
 from .service import GameService
-from .state import YOU
+from .service_base import Unavailable
 
 __all__ = ["install_replay"]
-
-
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"detail": {"code": code, "message": message}}, status_code=status)
-
-
-def _finished_deal(service: GameService, game_id: str, token: str | None, number: int
-                   ) -> dict[str, Any] | JSONResponse:
-    """Under the game's lock: the record of deal ``number`` if it is over, with who sat where;
-    else the error answer. :raises NotFound: unknown game or wrong token (404)."""
-    with service._lock(game_id):
-        variant = service.variants.owns(game_id)
-        table = service.variants if variant else service
-        row = table._authorize(game_id, token)
-        if variant:
-            m = service.variants._load(row).match
-            deals, infos, scoring = m.deals, [s.number for s in m.seatings], m.scoring
-            seatings: list[Any] = list(m.seatings)
-        else:
-            g = service._load(row).game
-            deals, infos, scoring = g.deals, list(range(1, len(g.deals) + 1)), "standard"
-            seatings = []
-        finished = [n for n, h in zip(infos, deals, strict=True) if h.is_over]
-        if number not in infos:
-            return _error(404, "not_found", f"no hand {number} in this game")
-        i = infos.index(number)
-        h = deals[i]
-        if not h.is_over:
-            return _error(409, "hand_in_play", f"hand {number} is still being played: it can "
-                                               "be replayed once it is over")
-        record = HandRecord.of(h)  # copies: a finished deal never changes
-        out: dict[str, Any] = {"game_id": game_id, "number": number, "scoring": scoring,
-                               "level": row.level, "preset": row.preset,
-                               "finished_hands": finished}
-        if seatings:
-            s = seatings[i]
-            out.update(hand=s.hand, table=s.table, players=list(s.players),
-                       you=s.seat_of(0))
-        else:
-            out.update(hand=number, table=0, players=[0, 1], you=YOU)
-        out["record"] = record
-        return out
 
 
 def install_replay(app: FastAPI, service: GameService, *,
@@ -90,9 +47,9 @@ def install_replay(app: FastAPI, service: GameService, *,
     def hand_replay(game_id: str, number: int,
                     authorization: str | None = Header(default=None)) -> Response:
         """A finished hand face up, step by step, with its markers (docs/api.md)."""
-        got = _finished_deal(service, game_id, bearer(authorization), number)
-        if isinstance(got, JSONResponse):
-            return got
-        record: HandRecord = got.pop("record")
+        try:
+            about, record = service.finished_deal(game_id, bearer(authorization), number)
+        except Unavailable as e:
+            return error_response(e.status, e.code, e.message)
         replay = replay_hand(record.rules, record.dealer, record.deck, record.actions)
-        return JSONResponse({**got, **replay.to_json()})
+        return JSONResponse({"game_id": game_id, **about, **replay.to_json()})

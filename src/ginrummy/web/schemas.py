@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 __all__ = ["NewGame", "ActionIn", "OrderIn", "ErrorOut", "StaleOut", "MalformedOut", "HintOut"]
@@ -109,3 +110,10 @@ class HintOut(BaseModel):
     seq: int
     hint: HintBody | None
     reason: str | None = None
+
+
+def error_response(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+    """The API's error answer: ``{"detail": {"code", "message"}, **extra}`` (:class:`ErrorOut`,
+    docs/api.md)."""
+    return JSONResponse({"detail": {"code": code, "message": message}, **extra},
+                        status_code=status)

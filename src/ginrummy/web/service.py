@@ -17,7 +17,7 @@ from ..cards import parse_card
 from ..fairness import FORMAT
 from ..game import Game
 from ..hand import HandState
-from ..records import GameRecord
+from ..records import GameRecord, HandRecord
 from ..rules import Rules
 from ..store import DealRow, GameRow, Store
 from . import service_base
@@ -143,6 +143,12 @@ class GameService(service_base.TableService[LoadedGame]):
         g = loaded.game
         return (g.hand_points[0], g.hand_points[1]), g.rules.target
 
+    def _numbered_deals(self, loaded: LoadedGame
+                        ) -> list[tuple[int, HandState, dict[str, Any]]]:
+        return [(n, h, {"scoring": "standard", "hand": n, "table": 0, "players": [0, 1],
+                        "you": YOU})
+                for n, h in enumerate(loaded.game.deals, 1)]
+
     # ------------------------------------------------------------------------------ operations
     def create(self, player_id: str | None, level: str | None, preset: str | None,
                overrides: dict[str, Any] | None, scoring: str | None = None
@@ -182,6 +188,13 @@ class GameService(service_base.TableService[LoadedGame]):
         if self.variants.owns(game_id):
             return self.variants.hint(game_id, token)
         return super().hint(game_id, token)
+
+    def finished_deal(self, game_id: str, token: str | None, number: int
+                      ) -> tuple[dict[str, Any], HandRecord]:
+        """As :meth:`TableService.finished_deal`, for any game (variant games included)."""
+        if self.variants.owns(game_id):
+            return self.variants.finished_deal(game_id, token, number)
+        return super().finished_deal(game_id, token, number)
 
     def record(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The fairness record: every finished deal with deck, salt, commitment and actions;

@@ -33,6 +33,7 @@ from ..cards import card_text, parse_card
 from ..errors import GinRummyError, IllegalActionError, InvalidNotationError, RulesError
 from ..fairness import commitment_of, new_salt, shuffled_deck
 from ..hand import HandState
+from ..records import HandRecord
 from ..rules import PRESETS, Rules
 from ..store import DealRow, GameRow, Store
 from ..views import view_of
@@ -70,6 +71,17 @@ class Illegal(BadRequest):
     def __init__(self, message: str, reason: str = "not_your_turn") -> None:
         super().__init__("illegal", message)
         self.reason = reason
+
+
+class Unavailable(Exception):
+    """What was asked for does not exist or cannot be given now: ``status`` (404, 409),
+    ``code`` and ``message`` of the answer."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
 
 
 class Stale(Exception):
@@ -241,6 +253,11 @@ class TableService(ABC, Generic[L]):
     @abstractmethod
     def _score_of(self, loaded: L, index: int) -> tuple[tuple[int, int], int]:
         """The hand points of deal ``index``'s two seats (indexed by seat) and the target."""
+
+    @abstractmethod
+    def _numbered_deals(self, loaded: L) -> list[tuple[int, HandState, dict[str, Any]]]:
+        """Every deal so far: ``(number, deal, placement)``; ``placement`` is ``{"scoring",
+        "hand", "table", "players", "you"}`` (who sat at the deal's two seats)."""
 
     # ------------------------------------------------------------------------ helpers
     def _lock(self, game_id: str) -> threading.Lock:
@@ -441,6 +458,29 @@ class TableService(ABC, Generic[L]):
                 self._cache_drop(game_id)
                 raise
             return self._state(loaded, seq), False
+
+    def finished_deal(self, game_id: str, token: str | None, number: int
+                      ) -> tuple[dict[str, Any], HandRecord]:
+        """Deal ``number`` of the game if it is over: its placement (see
+        :meth:`_numbered_deals`, with ``"number"`` and ``"finished_hands"``) and its record. A
+        deal in play is never given: its stock and the opponent's hand are hidden.
+
+        :raises NotFound: unknown game or wrong token.
+        :raises Unavailable: no such deal (404) or the deal is in play (409).
+        """
+        with self._lock(game_id):
+            row = self._authorize(game_id, token)
+            deals = self._numbered_deals(self._load(row))
+            found = [(h, placement) for n, h, placement in deals if n == number]
+            if not found:
+                raise Unavailable(404, "not_found", f"no hand {number} in this game")
+            h, placement = found[0]
+            if not h.is_over:
+                raise Unavailable(409, "hand_in_play", f"hand {number} is still being played: "
+                                                       "it can be replayed once it is over")
+            about = {"number": number, "level": row.level, "preset": row.preset,
+                     "finished_hands": [n for n, d, _ in deals if d.is_over], **placement}
+            return about, HandRecord.of(h)  # copies: a finished deal never changes
 
     def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The suggested move for the person, explained (:func:`ginrummy.bots.hints.hint`,

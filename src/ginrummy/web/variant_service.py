@@ -202,6 +202,13 @@ class VariantService(service_base.TableService[LoadedMatch]):
         players = m.seatings[index].players
         return (m.points_of(players[0]), m.points_of(players[1])), m.rules.target
 
+    def _numbered_deals(self, loaded: LoadedMatch
+                        ) -> list[tuple[int, HandState, dict[str, Any]]]:
+        m = loaded.match
+        return [(s.number, h, {"scoring": m.scoring, "hand": s.hand, "table": s.table,
+                               "players": list(s.players), "you": s.seat_of(0)})
+                for s, h in zip(m.seatings, m.deals, strict=True)]
+
     # ----------------------------------------------------------------------------- operations
     def create(self, player_id: str | None, level: str | None, preset: str | None,
                overrides: dict[str, Any] | None, scoring: str
