@@ -40,17 +40,13 @@ LESSON_HANDS: dict[str, Any] = {
 }
 
 
-def _texts(cs: CardSet) -> list[str]:
-    return cs.texts()
-
-
 def _melds(hand: CardSet) -> list[dict[str, Any]]:
     """Every meld in ``hand`` with its kind (R-1.3)."""
     out = []
     for m in melds_in(hand.mask):
         cs = CardSet(m)
         ranks = {c % 13 for c in cs}
-        out.append({"cards": _texts(cs), "kind": "set" if len(ranks) == 1 else "run"})
+        out.append({"cards": cs.texts(), "kind": "set" if len(ranks) == 1 else "run"})
     return out
 
 
@@ -70,9 +66,9 @@ def lessons() -> dict[str, Any]:
     hand = CardSet.parse(text)
     best = best_arrangement(hand)
     out["deadwood"] = {
-        "hand": text.split(), "melds": [_texts(m) for m in best.melds],
+        "hand": text.split(), "melds": [m.texts() for m in best.melds],
         "deadwood_points": best.deadwood_points,
-        "deadwood_options": [_texts(a.deadwood)
+        "deadwood_options": [a.deadwood.texts()
                              for a in all_arrangements(hand, best.deadwood_points)
                              if a.deadwood_points == best.deadwood_points],
     }
@@ -84,9 +80,9 @@ def lessons() -> dict[str, Any]:
     options = evaluate_discards(hand | up, forbidden=up)
     out["turn"] = {
         "hand": turn["hand"].split(), "upcard": turn["upcard"],
-        "melds": [_texts(m) for m in best_arrangement(hand).melds],
+        "melds": [m.texts() for m in best_arrangement(hand).melds],
         "deadwood_points": min_deadwood(hand),
-        "upcard_melds": [_texts(CardSet(m)) for m in melds_in((hand | up).mask)
+        "upcard_melds": [CardSet(m).texts() for m in melds_in((hand | up).mask)
                          if m & up.mask],
         "discards": {o.discard: o.deadwood_points for o in options},
         "best_after": options[0].deadwood_points,
@@ -100,8 +96,8 @@ def lessons() -> dict[str, Any]:
     dw = first.deadwood_points
     out["knock"] = {
         "hand": text.split(), "discard": first.discard,
-        "melds": [_texts(m) for m in first.arrangement.melds],
-        "deadwood": _texts(first.arrangement.deadwood), "deadwood_points": dw,
+        "melds": [m.texts() for m in first.arrangement.melds],
+        "deadwood": first.arrangement.deadwood.texts(), "deadwood_points": dw,
         "answer": "gin" if dw == 0 else "knock" if dw <= rules.knock_limit else "discard",
     }
 
@@ -114,11 +110,11 @@ def lessons() -> dict[str, Any]:
     layable = {c for c in lay["defender"].split()
                if any(is_meld(m | CardSet.parse(c)) for m in spread.melds)}
     out["layoff"] = {
-        "knocker": {"melds": [_texts(m) for m in spread.melds],
-                    "deadwood": _texts(spread.deadwood),
+        "knocker": {"melds": [m.texts() for m in spread.melds],
+                    "deadwood": spread.deadwood.texts(),
                     "deadwood_points": spread.deadwood_points},
         "defender": lay["defender"].split(),
-        "defender_melds": [_texts(m) for m in own.melds],
+        "defender_melds": [m.texts() for m in own.melds],
         "defender_deadwood_before": own.deadwood_points,
         "layoffs": [x.card for x in show.defender.layoffs],
         "layoffs_onto": [x.onto for x in show.defender.layoffs],
