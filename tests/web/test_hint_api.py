@@ -56,7 +56,7 @@ def check_hint(t: Table, state: dict[str, Any]) -> dict[str, Any]:
 
 def test_hint_shape_numbers_and_no_state_change(new_table: Callable[..., Table]) -> None:
     rng = random.Random(7)
-    t = new_table({"level": "easy", "rules": {"target": 40}})
+    t = new_table({"level": "easy", "rules": {"target": 500}})
     kinds: set[str] = set()
     asked = 0
     while t.state["phase"] != "game-over" and asked < 80:
