@@ -15,6 +15,7 @@ answers (saves made at the same moment share one commit: see :class:`Store`).
 from __future__ import annotations
 
 import json
+import logging
 import os
 import threading
 import time
@@ -301,9 +302,27 @@ class Store:
         self._writer = threading.Lock()  # held by the thread committing a group
         self._pending_lock = threading.Lock()
         self._pending: list[_Job] = []
+        self._listeners: list[Callable[[str, int], None]] = []
 
     def close(self) -> None:
         self.engine.dispose()
+
+    # ------------------------------------------------------------------------------ changes
+    def add_listener(self, fn: Callable[[str, int], None]) -> None:
+        """Call ``fn(game_id, seq)`` after every committed change of a game (a save, a new
+        game, or :meth:`announce`), from the committing thread. A notification means "this
+        table changed: read it again"; ``seq`` is the game's sequence number after the change.
+        A listener's exception is logged and does not fail the write."""
+        self._listeners.append(fn)
+
+    def announce(self, game_id: str, seq: int) -> None:
+        """Tell the listeners that ``game_id`` changed in a way that did not go through
+        :meth:`save` (a seat's presence, a seat taken)."""
+        for fn in list(self._listeners):
+            try:
+                fn(game_id, seq)
+            except Exception:  # pragma: no cover - a listener's bug must not fail a write
+                logging.getLogger("ginrummy.store").exception("change listener failed")
 
     # ---------------------------------------------------------------------------------- write
     def _write(self, fn: Callable[[Connection], Any]) -> Any:
@@ -361,6 +380,7 @@ class Store:
                 conn.execute(_INSERT_DEAL, v)
 
         self._write(write)
+        self.announce(game.id, game.seq)
 
     def save(self, game_id: str, old_seq: int, changes: dict[str, Any],
              changed_deals: list[DealRow]) -> bool:
@@ -394,6 +414,8 @@ class Store:
             self._write(write)
         except _Conflict:
             return False
+        if "seq" in changes:
+            self.announce(game_id, int(changes["seq"]))
         return True
 
     def set_hand_order(self, game_id: str, order: dict[str, Any]) -> None:
