@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from leak_oracle import check_seat_state
 from table_helpers import Seat, join, new_table, play_until
 from web_helpers import choose
 
@@ -291,3 +292,79 @@ def test_turn_clock_plays_the_late_persons_turn(client: TestClient) -> None:
     assert o["seq"] > seq
     assert o["phase"] in ("offer", "draw", "hand-over"), o["phase"]
     assert late.get()["phase"] in ("opponent", "hand-over")
+
+
+# ----------------------------------------------------- three players and partnership, people
+def _events_are_stable(p: Seat) -> None:
+    """Every event a seat was sent keeps its number: the whole stream again (since 0) holds
+    each event it saw under the same number, numbers rising, none above the state's seq."""
+    full = p.get(since=0)
+    by_seq = {e["seq"]: e for e in full["events"]}
+    seqs = [e["seq"] for e in full["events"]]
+    assert seqs == sorted(set(seqs)) and (not seqs or seqs[-1] <= full["seq"])
+    for st in p.seen:
+        for e in st.get("events", []):
+            assert by_seq.get(e["seq"]) == e, (p.seat, e)
+
+
+def _no_hidden_cards(client: TestClient, people: list[Seat]) -> None:
+    """No person's state now names a card hidden from that person (tests/web/leak_oracle)."""
+    svc = client.app.state.service  # type: ignore[attr-defined]
+    engine = svc.engine_of(people[0].id)
+    for p in people:
+        check_seat_state(p.get(), engine, p.seat, f"seat {p.seat}")
+
+
+@pytest.mark.parametrize("people_at", [(0, 1), (0, 2)])
+def test_three_players_with_people_and_a_computer(client: TestClient,
+                                                  people_at: tuple[int, int]) -> None:
+    seats = [ME, cpu(), cpu()]
+    seats[people_at[1]] = OPEN
+    ann, code = new_table(client, seats, scoring="three_player", rules={"target": 60})
+    bo = join(client, code, "Bo")
+    assert bo.seat == people_at[1]
+    started(ann)
+    rng = random.Random(7)
+    sat_out = set()
+    for _ in range(40):
+        play_until([ann, bo], rng, lambda ss: ss[0]["phase"] in ("hand-over", "game-over"))
+        _no_hidden_cards(client, [ann, bo])
+        for p in (ann, bo):
+            if p.state["table"]["spectating"]:
+                sat_out.add(p.seat)
+                assert p.state["hand"] == []
+        if ann.state["phase"] == "game-over":
+            break
+        ann.act("next hand")
+    assert ann.get()["phase"] == "game-over" and bo.get()["phase"] == "game-over"
+    for p in (ann, bo):
+        _events_are_stable(p)
+
+
+@pytest.mark.parametrize("people_at", [(0, 2), (0, 1, 3), (0, 1, 2, 3)])
+def test_partnership_with_people_at_both_tables(client: TestClient,
+                                                people_at: tuple[int, ...]) -> None:
+    """Both tables' deals proceed as their movers act; the hand is scored once both end
+    (4P); each seat's events keep their numbers."""
+    seats = [ME] + [OPEN if i in people_at else cpu() for i in (1, 2, 3)]
+    ann, code = new_table(client, seats, scoring="partnership", rules={"target": 50})
+    people = [ann] + [join(client, code, n) for n in ("Bo", "Cy", "Di")[:len(people_at) - 1]]
+    assert sorted(p.seat for p in people) == sorted(people_at)
+    started(ann)
+    rng = random.Random(11)
+    hands = 0
+    while hands < 30:
+        play_until(people, rng, lambda ss: all(s["phase"] in ("hand-over", "game-over")
+                                               and (s["phase"] == "game-over" or any(
+                                                   a["type"] == "next_hand"
+                                                   for a in s["legal"])) for s in ss))
+        _no_hidden_cards(client, people)
+        hands += 1
+        st = ann.get()
+        assert len(st["score"]["hands"]) == hands  # scored once both deals ended
+        if st["phase"] == "game-over":
+            break
+        ann.act("next hand")
+    for p in people:
+        assert p.get()["phase"] == "game-over"
+        _events_are_stable(p)
