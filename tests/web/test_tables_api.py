@@ -85,7 +85,7 @@ def test_a_table_waits_for_its_people_then_two_people_play_a_whole_game(
 def test_opponent_phase_and_a_token_never_acts_for_another_seat(client: TestClient) -> None:
     ann, bo = two_people(client)
     started(ann)
-    a, b = ann.get(), bo.get()
+    a, _b = ann.get(), bo.get()
     mover, waiter = (ann, bo) if a["phase"] in ("offer", "draw") else (bo, ann)
     assert waiter.state["phase"] == "opponent" and waiter.state["legal"] == []
     # the waiter sends the mover's move with the right seq: refused, nothing changes
@@ -276,7 +276,7 @@ def test_turn_clock_plays_the_late_persons_turn(client: TestClient) -> None:
     ann, bo = two_people(client, turn_clock=15)
     st = started(ann)
     assert st["table"]["turn_clock"] == 15 and st["table"]["turn_deadline"] is not None
-    a, b = ann.get(), bo.get()
+    a, _b = ann.get(), bo.get()
     late = ann if a["phase"] in ("offer", "draw") else bo
     other = bo if late is ann else ann
     seq = late.state["seq"]
