@@ -53,8 +53,12 @@ class GameService(service_base.TableService[LoadedGame]):
 
     # ----------------------------------------------------------------------- the engine's part
     def _replay(self, row: GameRow) -> LoadedGame:
-        """The game rebuilt from its stored record (:class:`GameRecord`)."""
-        deal_rows = self.store.get_deals(row.id)
+        """The game rebuilt from its stored record (:class:`GameRecord`): its row and deals as
+        of one moment (the returned game's ``row`` may be newer than ``row``)."""
+        got = self.store.get_game_with_deals(row.id)
+        if got is None:
+            raise NotFound
+        row, deal_rows = got
         rules = Rules.from_dict(row.rules)
         record = GameRecord(rules, row.first_dealer,
                             tuple((tuple(parse_card(c) for c in d.deck), tuple(d.actions))

@@ -85,11 +85,14 @@ class Unavailable(Exception):
 
 
 class Stale(Exception):
-    """The action was made on an older (or unknown) sequence number."""
+    """The action was made on an older (or unknown) sequence number. ``current``: the game's
+    row as the store found it, when a save lost a race (another request, perhaps on another
+    process, saved the game first)."""
 
-    def __init__(self, state: dict[str, Any]) -> None:
+    def __init__(self, state: dict[str, Any], current: GameRow | None = None) -> None:
         super().__init__("stale")
         self.state = state
+        self.current = current
 
 
 def _where(exc: BaseException) -> str:
@@ -378,9 +381,10 @@ class TableService(ABC, Generic[L]):
             changes["last_action"] = last_action
             changes["last_action_seq"] = last_action_seq
         rows = [self._deal_row(loaded, i) for i in range(first_index, len(loaded.deals))]
-        if not self.store.save(loaded.row.id, old_seq, changes, rows):
+        current = self.store.save_checked(loaded.row.id, old_seq, changes, rows)
+        if current is not None:
             self._cache_drop(loaded.row.id)
-            raise Stale(self._state(self._reload(loaded.row.id), old_seq))
+            raise Stale(self._state(self._load(current), old_seq), current)
         for k, v in changes.items():
             setattr(loaded.row, k, v)
         loaded.seq = new_seq
@@ -452,7 +456,14 @@ class TableService(ABC, Generic[L]):
                     self._apply(loaded, first, action)
                 self._advance(loaded)
                 self._persist(loaded, first, norm, seq)
-            except Stale:
+            except Stale as e:
+                # another request saved first (another process: this one's lock orders its
+                # own); if it was this very action, the answer is a duplicate, as above
+                now = e.current
+                if now is not None and now.last_action_seq == seq and now.last_action == norm:
+                    state = self._state(self._load(now), seq)
+                    state["duplicate"] = True
+                    return state, True
                 raise
             except Exception:
                 self._cache_drop(game_id)

@@ -78,9 +78,13 @@ class VariantService(service_base.TableService[LoadedMatch]):
         scoring = self.vstore.scoring(row.id)
         if scoring is None:  # pragma: no cover - owns() said otherwise
             raise NotFound
+        got = self.store.get_game_with_deals(row.id)  # the row and deals of one moment
+        if got is None:
+            raise NotFound
+        row, deal_rows = got
         m = Match(scoring, Rules.from_dict(row.rules), row.first_dealer)
         infos, decks = [], []
-        for d in self.store.get_deals(row.id):
+        for d in deal_rows:
             m.add_deal([parse_card(c) for c in d.deck], d.dealer)
             index = len(m.deals) - 1
             for a in d.actions:
