@@ -421,16 +421,28 @@ class TableService(ABC, Generic[L]):
         :raises Stale: ``seq`` is not the game's (the state is attached).
         :raises BadRequest: the text cannot be read (``Illegal``: the rules forbid it).
         """
+        norm = normalize_action(text)
+
+        def duplicate(now: GameRow, loaded: L | None = None) -> tuple[dict[str, Any], bool] | None:
+            """The answer to this action if ``now`` (the stored row) says it was applied."""
+            if now.last_action is None or now.last_action_seq != seq or now.last_action != norm:
+                return None
+            state = self._state(loaded if loaded is not None else self._load(now), seq)
+            state["duplicate"] = True
+            return state, True
+
         with self._lock(game_id):
             row = self._authorize(game_id, token)
-            norm = normalize_action(text)
-            if row.last_action is not None and row.last_action_seq == seq \
-                    and norm == row.last_action:
-                state = self._state(self._load(row), seq)
-                state["duplicate"] = True
-                return state, True
+            dup = duplicate(row)
+            if dup is not None:
+                return dup
             loaded = self._catch_up(self._load(row))
             if seq != loaded.seq:
+                # the game read with its deals may be newer than ``row`` (another process
+                # saved in between): perhaps by this very action
+                dup = duplicate(loaded.row, loaded)
+                if dup is not None:
+                    return dup
                 raise Stale(self._state(loaded, min(seq, loaded.seq)))
             action: Action | None = None
             if norm in (NEXT_HAND, "next_hand"):
@@ -459,11 +471,9 @@ class TableService(ABC, Generic[L]):
             except Stale as e:
                 # another request saved first (another process: this one's lock orders its
                 # own); if it was this very action, the answer is a duplicate, as above
-                now = e.current
-                if now is not None and now.last_action_seq == seq and now.last_action == norm:
-                    state = self._state(self._load(now), seq)
-                    state["duplicate"] = True
-                    return state, True
+                dup = None if e.current is None else duplicate(e.current)
+                if dup is not None:
+                    return dup
                 raise
             except Exception:
                 self._cache_drop(game_id)
