@@ -3,6 +3,7 @@ processes (issue 10): a real uvicorn server in a subprocess."""
 
 from __future__ import annotations
 
+import signal
 import socket
 import time
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from typer.testing import CliRunner
 
 from ginrummy.cli import app as cli_app
 from ginrummy.web import serve
+from pg_helpers import fresh_postgres_database
 from server_helpers import ServeProcess
 
 LIMITED = {"GINRUMMY_RATE_LIMITS": "creates=3,requests=off"}
@@ -120,3 +122,27 @@ def test_workers_need_postgresql(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "PostgreSQL" in r.output, r.output
     with pytest.raises(ValueError, match="PostgreSQL"):
         serve(database_url=f"sqlite:///{tmp_path / 'x.sqlite3'}", workers=2)
+
+
+def test_workers_on_postgresql(tmp_path: Path) -> None:
+    """``--workers 2`` on PostgreSQL: two worker processes answer on one port (the app built
+    by each from its environment), and SIGTERM stops them all cleanly."""
+    with fresh_postgres_database() as url:
+        srv = ServeProcess(url, tmp_path / "server.log", "--workers", "2").start()
+        try:
+            with httpx.Client(timeout=30) as c:
+                r = c.post(srv.base + "/api/games", json={})
+                assert r.status_code == 201, r.text
+                d = r.json()
+                auth = {"Authorization": f"Bearer {d['token']}"}
+                for _ in range(6):  # new connections: either worker may answer
+                    with httpx.Client(timeout=30) as fresh:
+                        got = fresh.get(f"{srv.base}/api/games/{d['game_id']}", headers=auth)
+                        assert got.status_code == 200 and got.json()["seq"] == d["state"]["seq"]
+            assert srv.proc is not None
+            srv.proc.send_signal(signal.SIGTERM)
+            assert srv.proc.wait(timeout=30) == 0
+        finally:
+            srv.stop()
+    log = srv.log.read_text(errors="replace")
+    assert "Traceback" not in log, log[-3000:]

@@ -173,7 +173,7 @@ def test_ids_that_cannot_be_stored_name_nothing(stores: Callable[[], Store],
         assert s.get_game(bad) is None and s.get_deals(bad) == []
         assert s.get_game_with_deals(bad) is None and s.player_games(bad) == []
     for path in ("/api/games/%00", "/api/games/abc%00defgh", "/api/games/%00/record",
-                 "/api/games/%00/hint", "/api/keeper/sheets/%00"):
+                 "/api/games/%00/hint", "/api/sheets/%00", "/api/sheets/%00.csv"):
         r = client.get(path, headers={"Authorization": "Bearer " + "t" * 43})
         assert r.status_code == 404, (path, r.status_code, r.text)
     r = client.post("/api/games/%00/actions", json={"action": "draw stock", "seq": 0},

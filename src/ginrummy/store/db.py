@@ -82,7 +82,7 @@ def storable_id(text_: object) -> bool:
     ``A-Z a-z 0-9 _ -``): any other text names nothing, and is never sent to the database (a
     NUL, for one, is an error in PostgreSQL).
 
-    >>> storable_id("abcDEF_-12"), storable_id("a\x00"), storable_id("x" * 65)
+    >>> storable_id("abcDEF_-12"), storable_id("a\\x00"), storable_id("x" * 65)
     (True, False, False)
     """
     return isinstance(text_, str) and _STORABLE_ID.fullmatch(text_) is not None
