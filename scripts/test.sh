@@ -14,11 +14,21 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 
+# A throwaway PostgreSQL cluster: the web tests run on SQLite and on PostgreSQL (issue 10). An
+# existing cluster may be named instead with GINRUMMY_TEST_POSTGRES_URL (postgresql+psycopg://).
+if [ -z "${GINRUMMY_TEST_POSTGRES_URL:-}" ]; then
+  # shellcheck source=scripts/test_postgres.sh
+  source scripts/test_postgres.sh
+  start_test_postgres
+  trap stop_test_postgres EXIT
+fi
+export GINRUMMY_TEST_REQUIRE_POSTGRES=1  # the PostgreSQL tests fail rather than skip
+
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,reference]'
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,reference,postgres]'
 
 echo "== ruff"
 .venv/bin/ruff check src tests benchmarks

@@ -1,4 +1,10 @@
-"""Fixtures of the web API tests: an app on a temporary SQLite file, a client, game helpers."""
+"""Fixtures of the web API tests: an app on a temporary database, a client, game helpers.
+
+Every test that uses ``db_url`` (``client``, ``make_client``, ``new_table`` do) runs twice: on a
+temporary SQLite file and on a fresh database of the test PostgreSQL cluster
+(``$GINRUMMY_TEST_POSTGRES_URL``, see tests/pg_helpers.py). A test marked ``sqlite_only`` runs on
+SQLite alone (it reads the SQLite file itself), one marked ``postgres_only`` on PostgreSQL alone.
+"""
 
 from __future__ import annotations
 
@@ -17,13 +23,39 @@ from web_helpers import Table  # noqa: E402
 
 from ginrummy.web import create_app  # noqa: E402
 from ginrummy.web.ratelimit import RateLimits  # noqa: E402
+from pg_helpers import fresh_postgres_database  # noqa: E402  (tests/, beside conftest.py)
 
 NO_LIMITS = RateLimits(creates=None, requests=None)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "sqlite_only: a web test that runs on SQLite alone")
+    config.addinivalue_line("markers", "postgres_only: a web test that runs on PostgreSQL alone")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "db_backend" in metafunc.fixturenames:
+        backends = ["sqlite", "postgres"]
+        if metafunc.definition.get_closest_marker("sqlite_only") is not None:
+            backends = ["sqlite"]
+        elif metafunc.definition.get_closest_marker("postgres_only") is not None:
+            backends = ["postgres"]
+        metafunc.parametrize("db_backend", backends)
+
+
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+def db_backend() -> str:
+    return "sqlite"  # replaced by the parameters above
+
+
+@pytest.fixture
+def db_url(db_backend: str, tmp_path: Path) -> Iterator[str]:
+    """The test's database: a temporary SQLite file, or a fresh PostgreSQL database."""
+    if db_backend == "sqlite":
+        yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
+        return
+    with fresh_postgres_database() as url:
+        yield url
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from web_helpers import Table, choose
 
@@ -310,6 +311,7 @@ def test_restart_resumes_same_state(make_client: Callable[..., TestClient],
         t.act(choose(after, rng))
 
 
+@pytest.mark.sqlite_only
 def test_computer_moves_reproducible_after_restart(make_client: Callable[..., TestClient],
                                                    db_url: str, tmp_path: Path) -> None:
     """The computer's random source is seeded from a server secret + hand + action count:

@@ -9,7 +9,17 @@ by replaying its deals (:class:`ginrummy.records.GameRecord`).
 
 SQLite (the default) runs in WAL mode with ``synchronous=FULL`` (``$GINRUMMY_SQLITE_SYNC``
 may choose ``NORMAL``: see :data:`SYNC_MODES`); every save is committed before the caller
-answers (saves made at the same moment share one commit: see :class:`Store`).
+answers (saves made at the same moment share one commit: see :class:`Store`). SQLite serves one
+process.
+
+PostgreSQL (``postgresql+psycopg://...``, the ``postgres`` extra) serves any number of processes
+on one database (docs/deploy.md): the schema is created once under an advisory lock
+(:func:`create_schema`) and its version checked; a game and its deals are read in one statement
+(:meth:`Store.get_game_with_deals`); a save applies only at the sequence number it was made on
+(the row's ``seq`` in the ``UPDATE``'s condition: of two processes saving the same game at once,
+the second waits for the first's row lock, then finds the new ``seq`` and applies nothing); and
+each committed change is announced to every process with ``NOTIFY`` (:data:`LIVE_CHANNEL`, see
+:meth:`Store.add_listener`).
 """
 
 from __future__ import annotations
@@ -17,6 +27,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -41,17 +52,46 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 
 __all__ = ["Store", "GameRow", "DealRow", "default_database_url", "SCHEMA_VERSION", "SYNC_MODES",
-           "sqlite_sync_mode"]
+           "sqlite_sync_mode", "create_schema", "storable_id", "SchemaError", "LIVE_CHANNEL",
+           "DEFAULT_POOL_SIZE"]
 
-#: 2: ``games.turns`` (the table of each action of a partnership with people at both tables)
-#: and the tables of :mod:`ginrummy.store.tables`.
+log = logging.getLogger("ginrummy.store")
+
+#: the version of the tables' layout, kept in ``schema_info``; a server migrates an older
+#: database (:func:`create_schema`) and refuses a newer one. 2: ``games.turns`` (the table of
+#: each action of a partnership with people at both tables) and the tables of
+#: :mod:`ginrummy.store.tables`.
 SCHEMA_VERSION = 2
+#: the PostgreSQL channel of committed game changes; payload ``"<game_id>:<seq>"``.
+LIVE_CHANNEL = "ginrummy_live"
+#: connections kept open to PostgreSQL by one process when no size is given (web/app.py passes
+#: its request threads): each request thread holds at most one at a time.
+DEFAULT_POOL_SIZE = 16
+#: pg_advisory_xact_lock key held while the schema is created or checked ("ginrumm" in ASCII)
+_SCHEMA_LOCK = 0x67696E72756D6D
+_STORABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def storable_id(text_: object) -> bool:
+    """True when ``text_`` can be an id of a stored game or sheet (1-64 characters of
+    ``A-Z a-z 0-9 _ -``): any other text names nothing, and is never sent to the database (a
+    NUL, for one, is an error in PostgreSQL).
+
+    >>> storable_id("abcDEF_-12"), storable_id("a\\x00"), storable_id("x" * 65)
+    (True, False, False)
+    """
+    return isinstance(text_, str) and _STORABLE_ID.fullmatch(text_) is not None
+
+
+class SchemaError(RuntimeError):
+    """The database holds tables of another schema version than this program's."""
 
 metadata = MetaData()
 
@@ -94,6 +134,46 @@ deals = Table(
     Column("result_knocker", Integer),
     Column("result_points", Integer),
 )
+
+
+schema_info = Table(
+    "schema_info", metadata,
+    Column("name", String(64), primary_key=True),
+    Column("value", Integer, nullable=False),
+)
+
+
+def create_schema(engine: Engine, *metadatas: MetaData) -> None:
+    """Create the missing tables of ``metadatas`` and check the schema version, in one
+    transaction that first takes a lock (PostgreSQL: an advisory lock; SQLite: the write lock),
+    so that processes starting at once on an empty database create the tables once (the others
+    wait, then find them) instead of racing to a duplicate-key or "already exists" error.
+
+    :raises SchemaError: the database's schema version is not :data:`SCHEMA_VERSION`.
+    """
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _SCHEMA_LOCK})
+        elif conn.dialect.name == "sqlite":
+            # the database's write lock from the start (the driver would begin the transaction
+            # only at the first INSERT, after the checks of which tables exist)
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        schema_info.create(conn, checkfirst=True)
+        for md in metadatas:
+            md.create_all(conn)
+        found = conn.execute(select(schema_info.c.value)
+                             .where(schema_info.c.name == "version")).scalar()
+        if found is not None and found < SCHEMA_VERSION:
+            _migrate(conn)
+            conn.execute(update(schema_info).where(schema_info.c.name == "version")
+                         .values(value=SCHEMA_VERSION))
+        elif found is None:
+            _migrate(conn)  # a database of version 1 made before schema_info existed
+            conn.execute(insert(schema_info).values(name="version", value=SCHEMA_VERSION))
+        elif found != SCHEMA_VERSION:
+            raise SchemaError(f"the database's tables are of schema version {found}, this "
+                              f"program's are of version {SCHEMA_VERSION}: use the ginrummy "
+                              "version that made them, or another database")
 
 
 def default_database_url() -> str:
@@ -203,6 +283,12 @@ _UPDATE_DEAL = (update(deals)
 _SET_ORDER = (update(games).where(games.c.id == bindparam("k_id"))
               .values(hand_order=bindparam("v_hand_order")))
 _UPDATE_GAME: dict[tuple[str, ...], Any] = {}
+_SELECT_GAME_DEALS = (select(games, *[c.label(f"d_{c.name}") for c in deals.c
+                                      if c.name != "game_id"])
+                      .select_from(games.outerjoin(deals, deals.c.game_id == games.c.id))
+                      .where(games.c.id == bindparam("k_id"))
+                      .order_by(deals.c.number))
+_NOTIFY = text("SELECT pg_notify(:c, :p)")
 
 
 def _update_game(keys: tuple[str, ...]) -> Any:
@@ -236,10 +322,13 @@ def sqlite_sync_mode() -> str:
     return mode
 
 
-def _make_engine(url: str) -> Engine:
+def _make_engine(url: str, pool_size: int) -> Engine:
     u = make_url(url)
     if u.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True, hide_parameters=True)
+        # one connection per request thread, a few more for the moments when a thread has
+        # returned its answer but not yet its connection (and for the rate limiter)
+        return create_engine(url, pool_size=pool_size, max_overflow=4, pool_timeout=30,
+                             pool_pre_ping=True, pool_recycle=1800, hide_parameters=True)
     memory = u.database in (None, "", ":memory:")
     sync = sqlite_sync_mode()
     # hide_parameters: a database error's message (which reaches the server log) must not carry
@@ -270,17 +359,24 @@ def _make_engine(url: str) -> Engine:
     return engine
 
 
-def _add_missing_columns(engine: Engine) -> None:
-    """Schema 1 -> 2: add ``games.turns`` to a database made before it."""
-    from sqlalchemy import inspect, text
+def _migrate(conn: Connection) -> None:
+    """Schema 1 -> 2 in the caller's (locked) transaction: add ``games.turns`` to a database
+    made before it (the new tables are created by ``create_all``)."""
+    from sqlalchemy import inspect
 
-    if "turns" not in {c["name"] for c in inspect(engine).get_columns("games")}:
-        with engine.begin() as conn:
-            conn.execute(text("ALTER TABLE games ADD COLUMN turns TEXT"))
+    found = inspect(conn)
+    if found.has_table("games") and \
+            "turns" not in {c["name"] for c in found.get_columns("games")}:
+        conn.execute(text("ALTER TABLE games ADD COLUMN turns TEXT"))
 
 
 class _Conflict(Exception):
-    """The game moved on meanwhile: nothing of this write is applied."""
+    """The game moved on meanwhile: nothing of this write is applied. ``row``: the game as it
+    is now, when the write read it."""
+
+    def __init__(self, row: GameRow | None = None) -> None:
+        super().__init__("conflict")
+        self.row = row
 
 
 class _Job:
@@ -299,6 +395,10 @@ class Store:
     """The games of one database.
 
     :param url: any SQLAlchemy URL (``sqlite:///path``, ``postgresql+psycopg://...``).
+    :param pool_size: PostgreSQL connections kept open by this process (plus up to 4 more at
+        busy moments, and one for :meth:`add_listener`); size it to the threads that use the
+        store at once (docs/deploy.md). SQLite keeps its own pool.
+    :raises SchemaError: the database is of another schema version.
 
     Writes to SQLite are committed in groups: SQLite has one writer at a time and every commit
     waits for the disk (``synchronous=FULL``), so the writes that queue up while one commit is
@@ -306,38 +406,103 @@ class Store:
     still returns only once its transaction is committed. Writers of this process queue on a
     lock here rather than in SQLite's busy handler, which sleeps in steps of up to 100 ms; other
     processes on the same file still wait through ``busy_timeout``.
+
+    On PostgreSQL each write is its own transaction, ordered per game by the row's ``seq`` (see
+    the module docstring), and each change is announced through ``NOTIFY``.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, pool_size: int = DEFAULT_POOL_SIZE) -> None:
         self.url = url
-        self.engine = _make_engine(url)
-        metadata.create_all(self.engine)
-        _add_missing_columns(self.engine)
+        self.engine = _make_engine(url, pool_size)
+        self.postgres = self.engine.dialect.name == "postgresql"
+        create_schema(self.engine, metadata)
         self._grouped = self.engine.dialect.name == "sqlite"
         self._writer = threading.Lock()  # held by the thread committing a group
         self._pending_lock = threading.Lock()
         self._pending: list[_Job] = []
         self._listeners: list[Callable[[str, int], None]] = []
+        self._resyncs: list[Callable[[], None]] = []
+        self._listener: Any = None  # the LISTEN thread (PostgreSQL), once a listener is added
+        self._listener_lock = threading.Lock()
 
     def close(self) -> None:
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
         self.engine.dispose()
 
     # ------------------------------------------------------------------------------ changes
-    def add_listener(self, fn: Callable[[str, int], None]) -> None:
+    def add_listener(self, fn: Callable[[str, int], None],
+                     on_resync: Callable[[], None] | None = None) -> None:
         """Call ``fn(game_id, seq)`` after every committed change of a game (a save, a new
-        game, or :meth:`announce`), from the committing thread. A notification means "this
-        table changed: read it again"; ``seq`` is the game's sequence number after the change.
-        A listener's exception is logged and does not fail the write."""
-        self._listeners.append(fn)
+        game, or :meth:`announce`). A notification means "this table changed: read it again";
+        ``seq`` is the game's sequence number after the change. A listener's exception is
+        logged and does not fail the write.
 
-    def announce(self, game_id: str, seq: int) -> None:
-        """Tell the listeners that ``game_id`` changed in a way that did not go through
-        :meth:`save` (a seat's presence, a seat taken)."""
+        SQLite (one process): ``fn`` is called by the committing thread. PostgreSQL: by this
+        process's listening thread, for the changes committed by ANY process on the database
+        (this one included, once); the first call waits (up to 10 s) until that thread listens.
+        A notification can be missed only while the listening connection is down: once it is
+        back, ``on_resync()`` is called, meaning "changes may have been missed: read again
+        everything you show".
+        """
+        self._listeners.append(fn)
+        if on_resync is not None:
+            self._resyncs.append(on_resync)
+        if self.postgres:
+            with self._listener_lock:
+                if self._listener is None:
+                    from .live import PgListener
+
+                    self._listener = PgListener(self._listen_conninfo(), LIVE_CHANNEL,
+                                                self._deliver_payload, self._resync)
+            self._listener.wait_ready(10.0)
+
+    def _listen_conninfo(self) -> str:
+        """The libpq URL of the listening connection: ``$GINRUMMY_DATABASE_LISTEN_URL`` if
+        set (a direct connection when the store's own goes through a pooler in transaction
+        mode, where LISTEN does not work), else the store's URL."""
+        url = os.environ.get("GINRUMMY_DATABASE_LISTEN_URL") or self.url
+        return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+    def _call_listeners(self, game_id: str, seq: int) -> None:
         for fn in list(self._listeners):
             try:
                 fn(game_id, seq)
             except Exception:  # pragma: no cover - a listener's bug must not fail a write
-                logging.getLogger("ginrummy.store").exception("change listener failed")
+                log.exception("change listener failed")
+
+    def _deliver_payload(self, payload: str) -> None:
+        game_id, _, seq = payload.rpartition(":")
+        try:
+            n = int(seq)
+        except ValueError:
+            log.warning("unreadable change notification ignored")
+            return
+        if storable_id(game_id):
+            self._call_listeners(game_id, n)
+
+    def _resync(self) -> None:
+        for fn in list(self._resyncs):
+            try:
+                fn()
+            except Exception:  # pragma: no cover
+                log.exception("change listener's resync failed")
+
+    @staticmethod
+    def _notify(conn: Connection, game_id: str, seq: int) -> None:
+        """``NOTIFY`` the change inside the writing transaction: PostgreSQL delivers it to
+        every listening connection when (and only if) the transaction commits."""
+        conn.execute(_NOTIFY, {"c": LIVE_CHANNEL, "p": f"{game_id}:{seq}"})
+
+    def announce(self, game_id: str, seq: int) -> None:
+        """Tell the listeners (of every process, on PostgreSQL) that ``game_id`` changed in a
+        way that did not go through :meth:`save` (a seat's presence, a seat taken)."""
+        if self.postgres:
+            with self.engine.begin() as conn:
+                self._notify(conn, game_id, seq)
+        else:
+            self._call_listeners(game_id, seq)
 
     # ---------------------------------------------------------------------------------- write
     def _write(self, fn: Callable[[Connection], Any]) -> Any:
@@ -393,15 +558,28 @@ class Store:
             conn.execute(_INSERT_GAME, values)
             for v in deal_values:
                 conn.execute(_INSERT_DEAL, v)
+            if self.postgres:
+                self._notify(conn, game.id, game.seq)
 
         self._write(write)
-        self.announce(game.id, game.seq)
+        if not self.postgres:
+            self._call_listeners(game.id, game.seq)
 
     def save(self, game_id: str, old_seq: int, changes: dict[str, Any],
              changed_deals: list[DealRow]) -> bool:
         """Record progress in one transaction, only if the game is still at ``old_seq``
         (otherwise nothing is written and False is returned). ``changes``: game columns;
         ``changed_deals``: deals to update or insert."""
+        return self.save_checked(game_id, old_seq, changes, changed_deals) is None
+
+    def save_checked(self, game_id: str, old_seq: int, changes: dict[str, Any],
+                     changed_deals: list[DealRow]) -> GameRow | None:
+        """As :meth:`save`, returning ``None`` when saved, else the game's row as it is now
+        (read in the same transaction, after whichever write moved the game on had committed):
+        its ``last_action``/``last_action_seq`` tell whether that write was the same action.
+
+        :raises LookupError: there is no such game.
+        """
         values = dict(changes)
         if "hand_order" in values and values["hand_order"] is not None:
             values["hand_order"] = json.dumps(values["hand_order"])
@@ -417,21 +595,29 @@ class Store:
             dp["k_game"] = game_id
             dp["k_number"] = d.number
             deal_params.append((dp, v))
+        announce = int(changes["seq"]) if "seq" in changes else None
 
         def write(conn: Connection) -> None:
+            # on PostgreSQL this UPDATE takes the row's lock: a concurrent save of the same game
+            # waits here until this transaction ends, then finds the new seq and matches nothing
             if conn.execute(_update_game(keys), params).rowcount != 1:
-                raise _Conflict  # the first statement: nothing written
+                now = conn.execute(_SELECT_GAME, {"k_id": game_id}).first()
+                raise _Conflict(None if now is None else _game_row(now))  # nothing written
             for dp, v in deal_params:
                 if conn.execute(_UPDATE_DEAL, dp).rowcount == 0:
                     conn.execute(_INSERT_DEAL, v)
+            if self.postgres and announce is not None:
+                self._notify(conn, game_id, announce)
 
         try:
             self._write(write)
-        except _Conflict:
-            return False
-        if "seq" in changes:
-            self.announce(game_id, int(changes["seq"]))
-        return True
+        except _Conflict as e:
+            if e.row is None:
+                raise LookupError(f"no game {game_id!r}") from None
+            return e.row
+        if announce is not None and not self.postgres:
+            self._call_listeners(game_id, announce)
+        return None
 
     def set_hand_order(self, game_id: str, order: dict[str, Any]) -> None:
         params = {"k_id": game_id, "v_hand_order": json.dumps(order)}
@@ -439,17 +625,38 @@ class Store:
 
     # ----------------------------------------------------------------------------------- read
     def get_game(self, game_id: str) -> GameRow | None:
+        """The game's row, or None (no such game; an id that is not :func:`storable_id`)."""
+        if not storable_id(game_id):
+            return None
         with self.engine.connect() as conn:
             r = conn.execute(_SELECT_GAME, {"k_id": game_id}).first()
         return None if r is None else _game_row(r)
 
     def get_deals(self, game_id: str) -> list[DealRow]:
+        """The game's deals in order. Read with its row, use :meth:`get_game_with_deals`: two
+        reads may see two moments of a game that another process is saving."""
+        if not storable_id(game_id):
+            return []
         with self.engine.connect() as conn:
             rows = conn.execute(_SELECT_DEALS, {"k_id": game_id}).all()
         return [_deal_row(r) for r in rows]
 
+    def get_game_with_deals(self, game_id: str) -> tuple[GameRow, list[DealRow]] | None:
+        """The game's row and its deals in order, as of one moment (one statement: one
+        snapshot on any database), or None (no such game)."""
+        if not storable_id(game_id):
+            return None
+        with self.engine.connect() as conn:
+            rows = conn.execute(_SELECT_GAME_DEALS, {"k_id": game_id}).all()
+        if not rows:
+            return None
+        deal_rows = [_deal_row(_Prefixed(r, "d_")) for r in rows if r.d_number is not None]
+        return _game_row(rows[0]), deal_rows
+
     def player_games(self, player_id: str) -> list[GameRow]:
         """The player's games, oldest first."""
+        if not storable_id(player_id):
+            return []
         with self.engine.connect() as conn:
             rows = conn.execute(select(games).where(games.c.player_id == player_id)
                                 .order_by(games.c.created_at)).all()
@@ -457,8 +664,23 @@ class Store:
 
     def player_results(self, player_id: str) -> list[tuple[str, int | None, int | None]]:
         """``(kind, winner, knocker)`` of each finished deal of the player's games."""
+        if not storable_id(player_id):
+            return []
         q = (select(deals.c.result_kind, deals.c.result_winner, deals.c.result_knocker)
              .join(games, games.c.id == deals.c.game_id)
              .where(games.c.player_id == player_id, deals.c.finished.is_(True)))
         with self.engine.connect() as conn:
             return [(r[0], r[1], r[2]) for r in conn.execute(q).all()]
+
+
+class _Prefixed:
+    """The ``prefix``-named columns of a result row, by their names without the prefix."""
+
+    __slots__ = ("_row", "_prefix")
+
+    def __init__(self, row: Any, prefix: str) -> None:
+        self._row = row
+        self._prefix = prefix
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._row, self._prefix + name)

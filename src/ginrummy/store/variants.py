@@ -7,7 +7,7 @@
 * ``sheets``: score keeper sheets of games played with real cards: the sheet's input (rules,
   scoring, player names, hands) as JSON, owned through a token hash like a game.
 
-Created on first use in the same database (``CREATE TABLE IF NOT EXISTS``).
+Created on first use in the same database (:func:`ginrummy.store.db.create_schema`).
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ from sqlalchemy import (
     select,
     update,
 )
+
+from .db import create_schema, storable_id
 
 __all__ = ["VariantStore", "SheetRow"]
 
@@ -77,7 +79,7 @@ class VariantStore:
                  ) -> None:
         self.engine = engine
         self._writing: AbstractContextManager[Any] = writing or nullcontext()
-        metadata.create_all(engine)
+        create_schema(engine, metadata)  # once, even with processes starting at once
 
     # ------------------------------------------------------------------------- game scorings
     def set_scoring(self, game_id: str, scoring: str) -> None:
@@ -87,6 +89,8 @@ class VariantStore:
 
     def scoring(self, game_id: str) -> str | None:
         """The game's scoring, or None (a standard game, or no such game)."""
+        if not storable_id(game_id):
+            return None
         with self.engine.connect() as conn:
             r = conn.execute(select(game_tables.c.scoring)
                              .where(game_tables.c.game_id == game_id)).first()
@@ -101,6 +105,8 @@ class VariantStore:
                 updated_at=row.updated_at))
 
     def get_sheet(self, sheet_id: str) -> SheetRow | None:
+        if not storable_id(sheet_id):
+            return None
         with self.engine.connect() as conn:
             r = conn.execute(select(sheets).where(sheets.c.id == sheet_id)).first()
         if r is None:

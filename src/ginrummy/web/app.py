@@ -40,7 +40,7 @@ from .i18n import LANGUAGE_NAMES, LANGUAGES, negotiate, valid_language
 from .keeper_api import install_keeper
 from .live import LiveHub
 from .pages import PAGE_NAMES, render_page
-from .ratelimit import RateLimiter, RateLimits
+from .ratelimit import Limiter, RateLimits, make_limiter
 from .replay_api import install_replay
 from .schemas import (
     ActionIn,
@@ -163,7 +163,7 @@ class PerRequest:
     requests (429), and the security headers of every answer. (As a ``BaseHTTPMiddleware`` it
     cost about 0.5 ms of the event loop per request.)"""
 
-    def __init__(self, app: ASGIApp, limiter: RateLimiter | None = None) -> None:
+    def __init__(self, app: ASGIApp, limiter: Limiter | None = None) -> None:
         self.app = app
         self.limiter = limiter
 
@@ -197,7 +197,11 @@ class PerRequest:
 
         if is_api and self.limiter is not None:
             client = scope.get("client")
-            wait = self.limiter.hit(client[0] if client else "unknown")
+            key = client[0] if client else "unknown"
+            if self.limiter.blocking:  # counted in the database: not on the event loop
+                wait = await anyio.to_thread.run_sync(self.limiter.hit, key)
+            else:
+                wait = self.limiter.hit(key)
             if wait:
                 await _rate_limited(wait)(scope, receive, send_with_headers)
                 return
@@ -296,12 +300,19 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     """
     limits = rate_limits or RateLimits.from_env(os.environ.get("GINRUMMY_RATE_LIMITS"))
     url = database_url or os.environ.get("GINRUMMY_DATABASE_URL") or default_database_url()
-    store = Store(url)
+    # a database connection for each request thread (PostgreSQL; docs/deploy.md)
+    store = Store(url, pool_size=REQUEST_THREADS)
     service = TableService(store)
     hub = LiveHub()
-    create_by_ip = RateLimiter(limits.creates, limits.window) if limits.creates else None
-    create_by_player = RateLimiter(limits.creates, limits.window) if limits.creates else None
-    requests_by_ip = RateLimiter(limits.requests, limits.window) if limits.requests else None
+    # counted in PostgreSQL and shared by every process; in memory with SQLite (one process)
+    counter = None
+    if store.postgres and (limits.creates or limits.requests):
+        from ..store.ratelimits import RateCounter
+
+        counter = RateCounter(store.engine)
+    create_by_ip = make_limiter("create_ip", limits.creates, limits.window, counter)
+    create_by_player = make_limiter("create_player", limits.creates, limits.window, counter)
+    requests_by_ip = make_limiter("requests_ip", limits.requests, limits.window, counter)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -492,19 +503,76 @@ def _warm_bots() -> None:
         log.warning("computer players not warmed up: %s", type(e).__name__)
 
 
+def app_from_env() -> FastAPI:
+    """The app of one uvicorn worker process (``ginrummy serve --workers N``): the database of
+    ``$GINRUMMY_DATABASE_URL``; warms the computer players in the background."""
+    app = create_app(os.environ.get("GINRUMMY_DATABASE_URL"))
+    import threading
+
+    threading.Thread(target=_warm_bots, name="warm-bots", daemon=True).start()
+    return app
+
+
+def _is_sqlite(url: str) -> bool:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).get_backend_name() == "sqlite"
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None,
-          *, log_level: str = "info") -> None:
+          *, log_level: str = "info", workers: int = 1, forwarded_allow_ips: str | None = None,
+          header_timeout: float | None = None, body_timeout: float | None = None,
+          keep_alive_timeout: float = 5.0) -> None:
     """Run the web game with uvicorn until interrupted (Ctrl-C or SIGTERM stop it cleanly).
 
     :param database_url: as for :func:`create_app` (default ``$GINRUMMY_DATABASE_URL``, else a
         SQLite file in the user's data directory).
+    :param workers: server processes (uvicorn workers on one socket); more than one needs
+        PostgreSQL (docs/deploy.md).
+    :param forwarded_allow_ips: the proxies whose ``X-Forwarded-For``/``-Proto`` are believed
+        (comma-separated addresses or networks, or ``*``); ``None`` or empty: none, every
+        client is the connection's own address (so a client cannot choose its rate-limit key).
+    :param header_timeout: seconds a client has to send a request's headers (default
+        :data:`~ginrummy.web.timeouts.HEADER_TIMEOUT`); ``body_timeout``: then its body.
+    :param keep_alive_timeout: seconds an idle connection is kept between requests.
+    :raises ValueError: ``workers`` > 1 on SQLite; a timeout that is not positive.
     """
     import signal
     import threading
 
     import uvicorn
 
-    app = create_app(database_url)
+    from .timeouts import BODY_TIMEOUT, HEADER_TIMEOUT, TimedHttpToolsProtocol
+
+    url = database_url or os.environ.get("GINRUMMY_DATABASE_URL") or default_database_url()
+    if workers < 1:
+        raise ValueError("workers must be at least 1")
+    if workers > 1 and _is_sqlite(url):
+        raise ValueError("--workers above 1 needs PostgreSQL: a SQLite database serves one "
+                         "process (give --database-url postgresql+psycopg://...; "
+                         "see docs/deploy.md)")
+    for name, value, default in (("GINRUMMY_HEADER_TIMEOUT", header_timeout, HEADER_TIMEOUT),
+                                 ("GINRUMMY_BODY_TIMEOUT", body_timeout, BODY_TIMEOUT)):
+        v = default if value is None else value
+        if not v > 0:
+            raise ValueError(f"timeouts must be positive: {v}")
+        os.environ[name] = repr(float(v))  # read by every worker's protocol
+    trusted = (forwarded_allow_ips or "").strip()
+    options: dict[str, Any] = {
+        "host": host, "port": port, "log_level": log_level, "timeout_graceful_shutdown": 10,
+        "timeout_keep_alive": keep_alive_timeout, "http": TimedHttpToolsProtocol,
+        # uvicorn believes X-Forwarded-For from 127.0.0.1 unless told otherwise: behind no
+        # proxy that lets any local client pick its own address (and rate-limit key)
+        "proxy_headers": bool(trusted), "forwarded_allow_ips": trusted or "",
+    }
+
+    if workers > 1:
+        os.environ["GINRUMMY_DATABASE_URL"] = url
+        Store(url).close()  # the schema, once, before the workers (and a bad URL fails here)
+        uvicorn.run("ginrummy.web.app:app_from_env", factory=True, workers=workers, **options)
+        return
+
+    app = create_app(url)
     threading.Thread(target=_warm_bots, name="warm-bots", daemon=True).start()
 
     def _stopped(_sig: int, _frame: object) -> None:
@@ -517,7 +585,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _stopped) if main else None
     try:
-        uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=10)
+        uvicorn.run(app, **options)
     finally:
         if main:
             signal.signal(signal.SIGTERM, previous)

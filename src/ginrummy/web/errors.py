@@ -49,8 +49,11 @@ class Refused(Unavailable):
 
 
 class Stale(Exception):
-    """The action was made on an older (or unknown) sequence number."""
+    """The action was made on an older (or unknown) sequence number. ``current``: the game's
+    row as the store found it, when a save lost a race (another request, perhaps on another
+    process, saved the game first)."""
 
-    def __init__(self, state: dict[str, Any]) -> None:
+    def __init__(self, state: dict[str, Any], current: Any = None) -> None:
         super().__init__("stale")
         self.state = state
+        self.current = current

@@ -1,13 +1,37 @@
-"""Simple in-memory sliding-window rate limits (per process)."""
+"""Rate limits per client: in memory for one process (SQLite), or counted in PostgreSQL and
+shared by every process on the database (:class:`SharedRateLimiter`).
+
+Why SQLite keeps the in-memory limiter: SQLite serves one process, so a count in memory is
+already the whole count; kept in the file it would make every API request a write, queued
+behind the game's commits on SQLite's single writer and waiting for a disk flush each.
+"""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import deque
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
-__all__ = ["RateLimiter", "RateLimits"]
+if TYPE_CHECKING:
+    from ..store.ratelimits import RateCounter
+
+__all__ = ["Limiter", "RateLimiter", "RateLimits", "SharedRateLimiter", "make_limiter"]
+
+log = logging.getLogger("ginrummy.web")
+
+
+class Limiter(Protocol):
+    """What the server asks of a limiter. ``blocking``: :meth:`hit` may wait for the network
+    (call it from a worker thread, not the event loop)."""
+
+    blocking: bool
+
+    def hit(self, key: str) -> float:
+        """Count one hit for ``key``: 0 when allowed, else the seconds to wait."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -65,7 +89,9 @@ class RateLimits:
 
 
 class RateLimiter:
-    """At most ``limit`` hits per ``window`` seconds for each key."""
+    """At most ``limit`` hits per ``window`` seconds for each key, counted in this process."""
+
+    blocking = False
 
     def __init__(self, limit: int, window: float = 60.0, max_keys: int = 100_000) -> None:
         self.limit = limit
@@ -96,3 +122,41 @@ class RateLimiter:
         if len(self._hits) >= self.max_keys:  # still full: forget the oldest half
             for k in list(self._hits)[: self.max_keys // 2]:
                 del self._hits[k]
+
+
+class SharedRateLimiter:
+    """At most ``limit`` hits per ``window`` seconds for each key, counted in the database
+    (:class:`ginrummy.store.ratelimits.RateCounter`): N processes share one limit. ``name``
+    keeps this limit's keys apart from other limits'. If the database fails, the hit is
+    counted in memory instead (a limit per process, logged) rather than failing the request.
+    """
+
+    blocking = True
+
+    def __init__(self, counter: RateCounter, name: str, limit: int, window: float = 60.0
+                 ) -> None:
+        self.counter = counter
+        self.name = name
+        self.limit = limit
+        self.window = window
+        self._fallback = RateLimiter(limit, window)
+
+    def hit(self, key: str) -> float:
+        """Count one hit for ``key``. Returns 0 when allowed, else the seconds to wait."""
+        try:
+            return self.counter.hit(f"{self.name}:{key}", self.limit, self.window)
+        except Exception as e:
+            log.warning("shared rate limit %s counted in memory: the database failed (%s)",
+                        self.name, type(e).__name__)
+            return self._fallback.hit(key)
+
+
+def make_limiter(name: str, limit: int | None, window: float,
+                 counter: RateCounter | None) -> Limiter | None:
+    """The limiter of one limit: ``None`` when ``limit`` is off; shared through ``counter``
+    when there is one (PostgreSQL), else in memory."""
+    if not limit:
+        return None
+    if counter is not None:
+        return SharedRateLimiter(counter, name, limit, window)
+    return RateLimiter(limit, window)

@@ -273,7 +273,12 @@ class TableService:
 
     def _replay(self, row: GameRow) -> Loaded:
         scoring, _ = self._kind(row.id)
-        deal_rows = self.store.get_deals(row.id)
+        # the row and its deals as of one moment (one transaction: the row may be newer than
+        # the one passed in, if another process saved in between)
+        got = self.store.get_game_with_deals(row.id)
+        if got is None:
+            raise NotFound
+        row, deal_rows = got
         infos = [DealInfo(d.number, d.salt, d.commitment) for d in deal_rows]
         decks = [d.deck for d in deal_rows]
         if not deal_rows:  # a table waiting for its people
@@ -413,10 +418,11 @@ class TableService:
         if last_action is not None:
             changes["last_action"] = last_action
             changes["last_action_seq"] = last_action_seq
-        if not self.store.save(loaded.row.id, old_seq, changes, self._deal_rows(loaded, first)):
+        current = self.store.save_checked(loaded.row.id, old_seq, changes,
+                                          self._deal_rows(loaded, first))
+        if current is not None:  # another request (perhaps another process) saved first
             self._cache_drop(loaded.row.id)
-            again = self._reload(loaded.row.id)
-            raise Stale(self._state(again, seated, old_seq))
+            raise Stale(self._state(self._load(current), seated, old_seq), current)
         for k, v in changes.items():
             setattr(loaded.row, k, v)
         loaded.row.updated_at = time.time()
@@ -688,16 +694,31 @@ class TableService:
             row = seated.row
             norm = normalize_action(text)
             mark = norm if seated.table is None else f"{seated.seat}:{norm}"
-            if row.last_action is not None and row.last_action_seq == seq \
-                    and mark == row.last_action:
-                state = self._state(self._load(row), seated, seq)
+
+            def duplicate(now: GameRow, got: Loaded | None = None
+                          ) -> tuple[dict[str, Any], bool] | None:
+                """The answer to this action if ``now`` (the stored row) says it was
+                applied already (a double click, a retry, the same request on two processes)."""
+                if now.last_action is None or now.last_action_seq != seq \
+                        or now.last_action != mark:
+                    return None
+                state = self._state(got if got is not None else self._load(now), seated, seq)
                 state["duplicate"] = True
                 return state, True
+
+            dup = duplicate(row)
+            if dup is not None:
+                return dup
             loaded = self._catch_up(self._load(row), seated)
             engine = loaded.engine
             if engine is None:
                 raise Illegal("the table has not started yet", "waiting")
             if seq != loaded.seq:
+                # the game read with its deals may be newer than ``row`` (another process saved
+                # in between): perhaps by this very action
+                dup = duplicate(loaded.row, loaded)
+                if dup is not None:
+                    return dup
                 raise Stale(self._state(loaded, seated, min(seq, loaded.seq)))
             action: Action | None = None
             if norm in (NEXT_HAND, "next_hand"):
@@ -724,7 +745,11 @@ class TableService:
                 self._advance(loaded, seated.table)
                 first = min([first, *engine.in_play()])
                 self._persist(loaded, seated, first, mark, seq)
-            except Stale:
+            except Stale as e:
+                # another request saved first; if it was this very action, it is a duplicate
+                dup = None if e.current is None else duplicate(e.current)
+                if dup is not None:
+                    return dup
                 raise
             except Exception:
                 self._cache_drop(game_id)
