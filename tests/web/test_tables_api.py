@@ -368,3 +368,16 @@ def test_partnership_with_people_at_both_tables(client: TestClient,
     for p in people:
         assert p.get()["phase"] == "game-over"
         _events_are_stable(p)
+
+
+def test_tables_and_joins_count_against_the_new_game_limit(make_client: Any) -> None:
+    from ginrummy.web.ratelimit import RateLimits
+
+    client = make_client(rate_limits=RateLimits(creates=2, requests=None))
+    _ann, code = new_table(client, [ME, OPEN, OPEN], scoring="three_player")
+    join(client, code, "Bo")
+    r = client.post(f"/api/invites/{code}/join", json={"name": "Cy"})
+    assert r.status_code == 429 and r.json()["detail"]["code"] == "rate_limited"
+    assert int(r.headers["Retry-After"]) >= 1
+    r = client.post("/api/games", json={"seats": [ME, OPEN], "name": "Ann"})
+    assert r.status_code == 429
