@@ -40,7 +40,7 @@ from sqlalchemy import (
     update,
 )
 
-from .db import metadata
+from .db import create_schema, metadata
 
 __all__ = ["TableStore", "TableRow", "SeatRow", "MessageRow", "MESSAGES_KEPT"]
 
@@ -143,7 +143,7 @@ class TableStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        metadata.create_all(engine, tables=[tables, seats, table_messages])
+        create_schema(engine, metadata)  # once, under the schema lock (no-op when made)
 
     # ---------------------------------------------------------------------------------- read
     def get(self, game_id: str) -> TableRow | None:
