@@ -57,7 +57,7 @@ class VariantService(service_base.TableService[LoadedMatch]):
 
     def __init__(self, games: GameService) -> None:
         super().__init__(games.store, 64, shared=games)
-        self.vstore = VariantStore(games.store.engine, getattr(games.store, "_writing", None))
+        self.vstore = VariantStore(games.store.engine, games.store._writer)
         self._scorings: OrderedDict[str, str | None] = OrderedDict()
 
     # -------------------------------------------------------------------------------- lookup
