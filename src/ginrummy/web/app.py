@@ -51,6 +51,7 @@ from .schemas import (
     error_response,
 )
 from .service import BadRequest, GameService, NotFound, Stale
+from .text import printable
 from .tutorial_api import install_tutorial
 from .variants import menu_meta
 
@@ -346,7 +347,8 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     async def _malformed(_request: Request, exc: RequestValidationError) -> JSONResponse:
         # FastAPI's own 422 detail, made JSON-safe: it echoes the input, and a body such as
         # {"seq": 1e400} or NaN would otherwise break the answer (500)
-        return JSONResponse({"detail": _finite(jsonable_encoder(exc.errors()))},
+        # and a lone surrogate in the input (refused by schemas.Body) cannot be encoded at all
+        return JSONResponse({"detail": printable(_finite(jsonable_encoder(exc.errors())))},
                             status_code=422)
 
     # ------------------------------------------------------------------------------ the API
@@ -364,14 +366,22 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
             **menu_meta(),  # scorings and field dependencies (docs/variants.md)
         }
 
-    @app.post("/api/games", status_code=201, responses=_documented(413, 422, 429))
-    def new_game(body: NewGame, request: Request) -> JSONResponse:
-        pid = request.state.player_id
-        for limiter, key in ((create_by_ip, _client_ip(request)), (create_by_player, pid)):
+    def creation_limit(request: Request, what: str = "games") -> JSONResponse | None:
+        """429 if this client (address, then browser) made too many new games or sheets."""
+        for limiter, key in ((create_by_ip, _client_ip(request)),
+                             (create_by_player, request.state.player_id)):
             if limiter is not None:
                 wait = limiter.hit(key)
                 if wait:
-                    return _rate_limited(wait, "too many new games: wait a moment")
+                    return _rate_limited(wait, f"too many new {what}: wait a moment")
+        return None
+
+    @app.post("/api/games", status_code=201, responses=_documented(413, 422, 429))
+    def new_game(body: NewGame, request: Request) -> JSONResponse:
+        pid = request.state.player_id
+        limited = creation_limit(request)
+        if limited is not None:
+            return limited
         game_id, token, state = service.create(pid, body.level, body.preset, body.rules,
                                                body.scoring)
         return JSONResponse({"game_id": game_id, "token": token, "state": state},
@@ -440,7 +450,8 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     for name in PAGE_NAMES:
         app.get(f"/{name}", response_class=HTMLResponse)(_page_route(name))
 
-    install_keeper(app, service.variants.vstore, page=_static_page, bearer=_bearer)  # /keeper
+    install_keeper(app, service.variants.vstore, page=_static_page, bearer=_bearer,  # /keeper
+                   creation_limit=lambda request: creation_limit(request, "sheets"))
     install_replay(app, service, page=_static_page, bearer=_bearer)  # /replay
     install_tutorial(app, page=_static_page)  # /tutorial
     STATIC_DIR.mkdir(parents=True, exist_ok=True)
