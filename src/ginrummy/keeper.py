@@ -46,7 +46,7 @@ from .rules import Rules
 from .scoring import score_showdown
 from .sheets import HollywoodSheet, PartnershipSheet, ThreePlayerSheet, partnership_pairings
 
-__all__ = ["SheetInputError", "score_sheet", "resolve_hand", "SCORINGS", "sheet_csv"]
+__all__ = ["SheetInputError", "score_sheet", "resolve_hand", "SCORINGS", "sheet_csv", "csv_cell"]
 
 SCORINGS = ("standard", "hollywood", "three_player", "partnership")
 _PLAYER_COUNT = {"standard": 2, "hollywood": 2, "three_player": 3, "partnership": 4}
@@ -379,14 +379,30 @@ def _csv_rows(out: dict[str, Any]) -> list[list[Any]]:
     return rows
 
 
+#: what makes a spreadsheet read a cell as a formula (or a command) when it begins the cell
+CSV_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell that a spreadsheet shows as text: a text beginning with one of
+    :data:`CSV_FORMULA_STARTS` gets a leading ``'`` (OWASP "CSV injection"); numbers as they are.
+
+    >>> csv_cell("=1+2"), csv_cell("-2"), csv_cell(-2), csv_cell("Ana")
+    ("'=1+2", "'-2", -2, 'Ana')
+    """
+    if isinstance(value, str) and value.startswith(CSV_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def sheet_csv(out: dict[str, Any]) -> str:
     """A scored sheet (:func:`score_sheet`'s answer) as CSV text: the hands, then each game's
-    settlement and the totals."""
+    settlement and the totals; text cells escaped by :func:`csv_cell`."""
     import csv
     import io
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
     for row in _csv_rows(out):
-        w.writerow(row)
+        w.writerow([csv_cell(c) for c in row])
     return buf.getvalue()
