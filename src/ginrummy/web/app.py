@@ -35,6 +35,8 @@ from .. import rules as rules_module
 from ..bots import DEFAULT_LEVEL, LEVELS
 from ..rules import FIELD_CHOICES, PRESETS, Rules
 from ..store import Store, default_database_url
+from ..store.retention import Retention
+from .housekeeping import retention_task
 from .i18n import LANGUAGE_NAMES, LANGUAGES, negotiate, valid_language
 from .keeper_api import install_keeper
 from .pages import PAGE_NAMES, render_page
@@ -307,7 +309,7 @@ def _static_page(request: Request, query: str | None, file: str, missing: str) -
 
 
 def create_app(database_url: str | None = None, *, rate_limits: RateLimits | None = None,
-               max_body: int = MAX_BODY_BYTES) -> FastAPI:
+               max_body: int = MAX_BODY_BYTES, retention: Retention | None = None) -> FastAPI:
     """The web game.
 
     :param database_url: any SQLAlchemy URL; default ``$GINRUMMY_DATABASE_URL``, else a SQLite
@@ -315,8 +317,11 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     :param rate_limits: per-client limits (default: ``$GINRUMMY_RATE_LIMITS``, see
         :meth:`RateLimits.from_env`, else 30 new games and 600 API requests a minute).
     :param max_body: largest accepted request body in bytes.
+    :param retention: what the server deletes and when (default: :meth:`Retention.from_env`;
+        docs/retention.md), swept in the background while the app runs.
     """
     limits = rate_limits or RateLimits.from_env(os.environ.get("GINRUMMY_RATE_LIMITS"))
+    keep = retention or Retention.from_env()
     url = database_url or os.environ.get("GINRUMMY_DATABASE_URL") or default_database_url()
     store = Store(url)
     service = GameService(store)
@@ -331,7 +336,8 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         # first come, first served, yet enough of them to ride out a slow disk flush of the
         # store (benchmarks/load.py: 200 games on 2 cores, 8 to 40 threads compared).
         anyio.to_thread.current_default_thread_limiter().total_tokens = REQUEST_THREADS
-        yield
+        async with retention_task(store, keep):  # docs/retention.md
+            yield
         store.close()
 
     app = FastAPI(title="Gin Rummy", version=__version__, lifespan=lifespan, docs_url=None,
