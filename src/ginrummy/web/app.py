@@ -33,7 +33,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from .. import rules as rules_module
 from ..bots import DEFAULT_LEVEL, LEVELS
-from ..rules import FIELD_CHOICES, PRESETS, Rules
+from ..errors import RulesError
+from ..rules import FIELD_CHOICES, NEW_TARGET_MAX, PRESETS, Rules, check_new_target
 from ..store import Store, default_database_url
 from ..store.retention import Retention
 from .housekeeping import retention_task
@@ -253,6 +254,8 @@ def _rules_fields() -> list[dict[str, Any]]:
             d: dict[str, Any] = {"name": f.name, "type": "int"}
             if f.name in ranges:
                 d["min"], d["max"] = ranges[f.name]
+            if f.name == "target":
+                d["max"] = min(d["max"], NEW_TARGET_MAX)  # what a new table may choose
             if f.name == "big_gin_bonus":
                 d["nullable"] = True  # null = big gin not played
             out.append(d)
@@ -413,6 +416,10 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         limited = creation_limit(request)
         if limited is not None:
             return limited
+        try:
+            check_new_target((body.rules or {}).get("target"))  # presets are all below
+        except RulesError as e:
+            return error_response(422, "rules", str(e))
         game_id, token, state = service.create(pid, body.level, body.preset, body.rules,
                                                body.scoring)
         return JSONResponse({"game_id": game_id, "token": token, "state": state},

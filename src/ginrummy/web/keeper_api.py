@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ..errors import RulesError
 from ..keeper import MAX_HAND_POINTS, SheetInputError, score_sheet, sheet_csv
-from ..rules import PRESETS, Rules
+from ..rules import PRESETS, Rules, check_new_target
 from ..store.sheets import SheetRow
 from ..store.variants import VariantStore
 from ..variants import PLAYER_COUNT, SCORINGS, check_table, fit_to_table
@@ -137,6 +137,7 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
             ov = fit_to_table({k: v for k, v in (body.rules or {}).items() if k != "preset"},
                               body.scoring)
             rules = Rules.preset(body.preset, **ov)
+            check_new_target(rules.target)
             check_table(rules, body.scoring)
         except (RulesError, TypeError) as e:
             return error_response(422, "rules", str(e))
