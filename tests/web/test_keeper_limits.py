@@ -35,7 +35,7 @@ def _add(client: TestClient, sid: str, h: dict[str, str], hand: Any) -> Any:
     {"knocker": "Ana", "result": "knock", "knocker_deadwood": 3, "defender_deadwood": 9,
      "upcard": "7H" * 100},                                               # too long a card
     {"knocker": "Ana", "knocker_cards": ["3S"] * 12, "defender": "2C"},  # too many cards
-    {"knocker": "Ana", "knocker_cards": "3S " * 40, "defender": "2C"},
+    {"knocker": "Ana", "knocker_cards": "3S " * 60, "defender": "2C"},
     {"knocker": "A" * 41, "result": "knock"},                             # too long a name
     {"tables": [{"dead": True}] * 3},
     {"tables": [{"dead": True}, {"tables": [{"dead": True}] * 2}]},       # no nesting

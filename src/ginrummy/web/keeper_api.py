@@ -47,9 +47,9 @@ class NewSheet(Body):
 
 
 #: a card as text ("7H", "10S", "7♥")
-_Card = Annotated[Text, Field(max_length=3)]
+_Card = Annotated[Text, Field(max_length=8)]
 #: cards as one text (spaces or commas between) or a list of card texts; at most 11 cards
-_Cards = Annotated[Text, Field(max_length=60)] | Annotated[list[_Card], Field(max_length=11)]
+_Cards = Annotated[Text, Field(max_length=120)] | Annotated[list[_Card], Field(max_length=11)]
 _Points = Annotated[StrictInt, Field(ge=0, le=MAX_HAND_POINTS)]
 _Kind = Literal["knock", "gin", "big_gin", "undercut"]
 
