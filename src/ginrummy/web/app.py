@@ -381,8 +381,9 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     async def _malformed(_request: Request, exc: RequestValidationError) -> JSONResponse:
         # FastAPI's own 422 detail, made JSON-safe: it echoes the input, and a body such as
         # {"seq": 1e400} or NaN would otherwise break the answer (500)
-        # and a lone surrogate in the input (refused by schemas.Body) cannot be encoded at all
-        return JSONResponse({"detail": printable(_finite(jsonable_encoder(exc.errors())))},
+        # and a lone surrogate in the input (refused by schemas.Body) cannot be encoded at all,
+        # nor input nested thousands deep: text.printable mends the one and bounds the other
+        return JSONResponse({"detail": _finite(jsonable_encoder(printable(exc.errors())))},
                             status_code=422)
 
     # ------------------------------------------------------------------------------ the API

@@ -20,7 +20,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator
 
 __all__ = ["valid_text", "valid_name", "has_lone_surrogate", "printable", "Text", "Name",
-           "NAME_MAX", "BIDI_CONTROLS"]
+           "NAME_MAX", "BIDI_CONTROLS", "PRINTABLE_DEPTH"]
 
 #: the longest name, in characters (after stripping the spaces around it)
 NAME_MAX = 40
@@ -68,17 +68,24 @@ def valid_name(s: str, max_length: int = NAME_MAX) -> str:
     return s
 
 
-def printable(value: Any) -> Any:
-    """``value`` (JSON-shaped: dicts, lists, text, numbers) with every lone surrogate in its
-    texts and keys replaced by U+FFFD, so that it can be encoded: used on whatever an error
-    answer echoes back."""
+#: how deep :func:`printable` copies nested lists and objects
+PRINTABLE_DEPTH = 12
+
+
+def printable(value: Any, depth: int = PRINTABLE_DEPTH) -> Any:
+    """``value`` (JSON-shaped: dicts, lists, text, numbers; anything else is kept as it is) made
+    safe to send back in an error answer: every lone surrogate in its texts and keys replaced by
+    U+FFFD, and what is nested deeper than ``depth`` replaced by ``"…"`` (a request may nest
+    thousands of levels, more than an encoder can write)."""
     if isinstance(value, str):
         return (value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
                 if has_lone_surrogate(value) else value)
+    if isinstance(value, dict | list | tuple) and depth <= 0:
+        return "…"
     if isinstance(value, dict):
-        return {printable(k): printable(v) for k, v in value.items()}
+        return {printable(k, 0): printable(v, depth - 1) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [printable(v) for v in value]
+        return [printable(v, depth - 1) for v in value]
     return value
 
 
