@@ -4,8 +4,9 @@ The rule (:class:`Retention`):
 
 * a game still in play, untouched for ``idle_days`` (its last move, order change or creation),
   is deleted with its deals;
-* a finished game is kept ``record_days`` after it finished (its fairness record stays there to
-  be verified: ``GET /api/games/{id}/record``, ``ginrummy verify``), then deleted;
+* a finished game is kept ``record_days`` after it finished, i.e. its last change (its fairness
+  record stays there to be verified: ``GET /api/games/{id}/record``, ``ginrummy verify``), then
+  deleted;
 * a score keeper sheet unchanged for ``idle_days`` is deleted with its hands.
 
 ``None`` (or 0) for a period keeps those forever. Deleting by age is idempotent, so several
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Engine, Index, MetaData, Table, and_, delete, inspect, or_, select
+from sqlalchemy.schema import CreateIndex
 from sqlalchemy.sql.elements import ColumnElement
 
 from .db import games
@@ -91,16 +93,15 @@ class Swept:
 
 
 def _game_rule(policy: Retention, now: float) -> ColumnElement[bool] | None:
+    """The games ``policy`` no longer keeps. A finished game's last change is its end (a game
+    is not changed once over), so both parts are ranges of ``updated_at`` (indexed)."""
     parts = []
     if policy.idle_days is not None:
-        parts.append(and_(games.c.status != "over",
-                          games.c.updated_at < now - policy.idle_days * DAY))
+        parts.append(and_(games.c.updated_at < now - policy.idle_days * DAY,
+                          games.c.status != "over"))
     if policy.record_days is not None:
-        finished = games.c.finished_at.is_not(None)
-        parts.append(and_(games.c.status == "over", or_(
-            and_(finished, games.c.finished_at < now - policy.record_days * DAY),
-            and_(games.c.finished_at.is_(None),
-                 games.c.updated_at < now - policy.record_days * DAY))))
+        parts.append(and_(games.c.updated_at < now - policy.record_days * DAY,
+                          games.c.status == "over"))
     return or_(*parts) if parts else None
 
 
@@ -116,13 +117,14 @@ def _game_tables(engine: Engine) -> list[Table]:
 
 
 #: so that a sweep finds its games without reading them all
-_INDEXES = (Index("ix_games_retention", games.c.status, games.c.updated_at),)
+_INDEXES = (Index("ix_games_updated_at", games.c.updated_at),)
 
 
 def prepare(engine: Engine) -> None:
     """Create the indexes a sweep uses, if missing (``CREATE INDEX IF NOT EXISTS``)."""
-    for ix in _INDEXES:
-        ix.create(engine, checkfirst=True)
+    with engine.begin() as conn:  # IF NOT EXISTS: several processes may start at once
+        for ix in _INDEXES:
+            conn.execute(CreateIndex(ix, if_not_exists=True))
 
 
 def sweep(engine: Engine, policy: Retention, *, now: float | None = None,

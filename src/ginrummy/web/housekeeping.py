@@ -45,7 +45,10 @@ async def retention_task(store: Store, policy: Retention) -> AsyncIterator[None]
     if not policy.active:
         yield
         return
-    await anyio.to_thread.run_sync(prepare, store.engine)
+    try:
+        await anyio.to_thread.run_sync(prepare, store.engine)
+    except Exception as e:  # no index: the sweeps are slower, nothing else
+        log.warning("retention index not created: %s", type(e).__name__)
     task = asyncio.create_task(_sweep_forever(store, policy), name="retention")
     try:
         yield
