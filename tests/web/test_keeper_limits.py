@@ -128,3 +128,61 @@ def test_sheet_writes_take_the_stores_write_lock(client: TestClient) -> None:
         assert not done.wait(0.5), "a sheet write went ahead while the store's writer held " \
                                    "the lock"
     assert done.wait(10) and status == [200]
+
+
+def test_the_store_refuses_text_it_could_not_answer(tmp_path: Any) -> None:
+    """Below the API too: a hand with a lone surrogate is never written."""
+    from ginrummy.store.sheets import SheetRow, SheetStore
+
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 's.sqlite3'}")
+    try:
+        store = SheetStore(engine)
+        store.insert(SheetRow("s1", "h", None, {"players": ["A", "B"], "hands": []}))
+        with pytest.raises(ValueError, match="Unicode"):
+            store.add_hand("s1", 0, {"winner": "A", "points": 3, "note": "\ud800"})
+        row = store.get("s1")
+        assert row is not None and row.seq == 0 and row.data["hands"] == []
+    finally:
+        engine.dispose()
+
+
+def test_sheets_of_the_first_layout_keep_their_hands(tmp_path: Any) -> None:
+    """A database whose sheets hold their hands in the sheet's JSON (before a row per hand):
+    opening the store moves them, in order, and mends a lone surrogate saved then."""
+    import json
+
+    from ginrummy.store.sheets import SheetStore
+
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'old.sqlite3'}")
+    try:
+        with engine.begin() as c:
+            c.execute(sa.text("CREATE TABLE sheets (id VARCHAR(64) PRIMARY KEY, token_hash "
+                              "VARCHAR(64) NOT NULL, player_id VARCHAR(64), data TEXT NOT NULL, "
+                              "seq INTEGER NOT NULL, created_at FLOAT NOT NULL, updated_at "
+                              "FLOAT NOT NULL)"))
+            hands = [{"winner": "A", "points": 5}, {"dead": True},
+                     {"winner": "B", "points": 9, "note": "\ud800"}]
+            for sid, hs in (("old1", hands), ("old2", []), ("old3", None)):
+                data = {"rules": {"preset": "standard"}, "scoring": "standard",
+                        "players": ["A", "B"]}
+                if hs is not None:
+                    data["hands"] = hs
+                c.execute(sa.text("INSERT INTO sheets VALUES (:i, 'h', NULL, :d, :s, 0, 0)"),
+                          {"i": sid, "d": json.dumps(data), "s": len(hs or [])})
+        store = SheetStore(engine)
+        SheetStore(engine)  # a second process opening the same file: nothing moved twice
+        got = store.get("old1")
+        assert got is not None and got.seq == 3
+        assert got.data["hands"] == [*hands[:2], {"winner": "B", "points": 9, "note": "\ufffd"}]
+        json.dumps(got.data).encode("utf-8")
+        with engine.connect() as c:
+            head = c.execute(sa.text("SELECT data FROM sheets WHERE id = 'old1'")).scalar_one()
+        assert "hands" not in json.loads(head)
+        for sid in ("old2", "old3"):
+            row = store.get(sid)
+            assert row is not None and row.data["hands"] == []
+        assert store.add_hand("old1", 3, {"dead": True})
+        again = store.get("old1")
+        assert again is not None and len(again.data["hands"]) == 4
+    finally:
+        engine.dispose()
