@@ -1,5 +1,7 @@
 """Score keeper for games played with real cards (issue: variants, score keeper)."""
 
+from typing import Any
+
 import pytest
 
 from ginrummy.keeper import SheetInputError, score_sheet
@@ -89,3 +91,29 @@ def test_sheet_command_json_and_bad_input():
     assert r.returncode == 2 and r.stderr.strip() == (
         "error: hand 2: points: must be a whole number from 0 to 100000, got None")
     assert "Traceback" not in r.stderr
+
+
+def test_scoring_a_sheet_again_reuses_each_hands_resolution(monkeypatch: Any) -> None:
+    """Each new hand re-scores the whole sheet: a hand given by its cards (the defender's
+    layoffs searched) is worked out once, not at every later hand (issue 14 item 1: a long
+    sheet of card hands cost ~1 ms of CPU per hand per request)."""
+    import ginrummy.keeper as keeper
+
+    calls = []
+    real = keeper.score_showdown
+    monkeypatch.setattr(keeper, "score_showdown",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    clear = getattr(keeper, "resolve_hand_cache_clear", lambda: None)
+    clear()
+    hand = {"knocker": "Ana", "melds": [["3S", "4S", "5S"], "9H 9D 9C", "JD QD KD"],
+            "deadwood": ["AH"], "defender": "6S 7S QC QH QS 4C 5C 6C 2C 2D"}
+    data: dict[str, Any] = {"rules": {"preset": "standard", "target": 1000},
+                            "players": ["Ana", "Budi"], "hands": []}
+    outs = []
+    for _ in range(30):
+        data["hands"].append(dict(hand))
+        outs.append(keeper.score_sheet(data))
+    assert len(calls) == 30  # once per hand, not 1 + 2 + ... + 30
+    clear()
+    assert keeper.score_sheet(data) == outs[-1]  # the same answer worked out afresh
+    assert len(calls) == 60

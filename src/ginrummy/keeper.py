@@ -35,6 +35,8 @@ nothing is doubled.
 
 from __future__ import annotations
 
+import functools
+import json
 from typing import Any
 
 from .cards import CardSet, card_suit, parse_card
@@ -46,7 +48,8 @@ from .rules import Rules
 from .scoring import score_showdown
 from .sheets import HollywoodSheet, PartnershipSheet, ThreePlayerSheet, partnership_pairings
 
-__all__ = ["SheetInputError", "score_sheet", "resolve_hand", "SCORINGS", "sheet_csv"]
+__all__ = ["SheetInputError", "score_sheet", "resolve_hand", "SCORINGS", "sheet_csv", "csv_cell",
+           "resolve_hand_cache_clear"]
 
 SCORINGS = ("standard", "hollywood", "three_player", "partnership")
 _PLAYER_COUNT = {"standard": 2, "hollywood": 2, "three_player": 3, "partnership": 4}
@@ -67,14 +70,45 @@ def _int(v: Any, where: str) -> int:
     return v
 
 
+Resolved = tuple[int | None, int, str, int]
+
+#: hands resolved lately (a sheet is scored again, whole, at every change: each hand is worked
+#: out once; a hand given by its cards searches the defender's layoffs, about a millisecond)
+RESOLVED_CACHE = 8192
+
+
 def resolve_hand(entry: Any, rules: Rules, names: list[str], where: str,
-                 allowed: tuple[int, ...] | None = None) -> tuple[int | None, int, str, int]:
+                 allowed: tuple[int, ...] | None = None) -> Resolved:
     """One hand entry -> ``(winner index or None, points, kind, boxes)``.
 
-    ``allowed``: the players who sat at this table (two of them).
+    ``allowed``: the players who sat at this table (two of them). The answer for the same
+    arguments is remembered (the last :data:`RESOLVED_CACHE`; errors are not).
 
     :raises SheetInputError: naming ``where`` and the field at fault.
     """
+    if isinstance(entry, dict):
+        try:
+            key = json.dumps(entry, sort_keys=True, allow_nan=False)
+        except (TypeError, ValueError):  # not JSON-shaped: worked out every time
+            pass
+        else:
+            return _resolve_json(key, rules, tuple(names), where, allowed)
+    return _resolve(entry, rules, names, where, allowed)
+
+
+@functools.lru_cache(maxsize=RESOLVED_CACHE)
+def _resolve_json(key: str, rules: Rules, names: tuple[str, ...], where: str,
+                  allowed: tuple[int, ...] | None) -> Resolved:
+    return _resolve(json.loads(key), rules, list(names), where, allowed)
+
+
+def resolve_hand_cache_clear() -> None:
+    """Forget the remembered hands (tests)."""
+    _resolve_json.cache_clear()
+
+
+def _resolve(entry: Any, rules: Rules, names: list[str], where: str,
+             allowed: tuple[int, ...] | None) -> Resolved:
     if not isinstance(entry, dict):
         raise SheetInputError(f"{where}: must be an object")
     pair = allowed if allowed is not None else tuple(range(len(names)))
@@ -379,14 +413,30 @@ def _csv_rows(out: dict[str, Any]) -> list[list[Any]]:
     return rows
 
 
+#: what makes a spreadsheet read a cell as a formula (or a command) when it begins the cell
+CSV_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell that a spreadsheet shows as text: a text beginning with one of
+    :data:`CSV_FORMULA_STARTS` gets a leading ``'`` (OWASP "CSV injection"); numbers as they are.
+
+    >>> csv_cell("=1+2"), csv_cell("-2"), csv_cell(-2), csv_cell("Ana")
+    ("'=1+2", "'-2", -2, 'Ana')
+    """
+    if isinstance(value, str) and value.startswith(CSV_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def sheet_csv(out: dict[str, Any]) -> str:
     """A scored sheet (:func:`score_sheet`'s answer) as CSV text: the hands, then each game's
-    settlement and the totals."""
+    settlement and the totals; text cells escaped by :func:`csv_cell`."""
     import csv
     import io
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
     for row in _csv_rows(out):
-        w.writerow(row)
+        w.writerow([csv_cell(c) for c in row])
     return buf.getvalue()

@@ -18,7 +18,7 @@ from typing import Any, Final, Literal
 
 from .errors import RulesError
 
-__all__ = ["Rules", "PRESETS", "FIELD_CHOICES"]
+__all__ = ["Rules", "PRESETS", "FIELD_CHOICES", "NEW_TARGET_MAX", "check_new_target"]
 
 Shutout = Literal["none", "flat", "double_hand_points", "double_total"]
 NextDealer = Literal["winner", "loser", "alternate"]
@@ -42,6 +42,21 @@ _RANGES: Final[dict[str, tuple[int, int]]] = {
     "game_bonus": (0, 10000),
     "target": (1, 100000),
 }
+#: the highest target a NEW table may choose (R-10.1; every preset is 100 to 150, and a game to
+#: 1,000 is already some ten ordinary games). :class:`Rules` itself still takes up to 100,000, so
+#: that games and records made before this cap load and verify.
+NEW_TARGET_MAX: Final = 1000
+
+
+def check_new_target(target: object) -> None:
+    """The target a new table chose (an override, or None for the preset's).
+
+    :raises RulesError: if it is a whole number above :data:`NEW_TARGET_MAX` (other values are
+        left to :class:`Rules`).
+    """
+    if isinstance(target, int) and not isinstance(target, bool) and target > NEW_TARGET_MAX:
+        raise RulesError(f"target must be between 1 and {NEW_TARGET_MAX} for a new table; "
+                         f"got {target}")
 
 
 @functools.lru_cache(maxsize=256)

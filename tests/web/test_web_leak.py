@@ -24,6 +24,7 @@ from web_helpers import Table, choose
 from ginrummy.bots import LEVELS, make_bot
 from ginrummy.cards import CardSet, card_text
 from ginrummy.game import Game
+from ginrummy.web.state import HISTORY_SHOWN
 
 CARD = re.compile(r"(?:10|[A2-9TJQK])[SHDC]")
 #: keys whose values are random ids or hashes, not cards.
@@ -76,7 +77,10 @@ def check(state: dict[str, Any], game: Game, where: str) -> None:
     if not over:
         assert fair["revealed"] is None, where
     # earlier deals' reveals; this deal's deck once it is over (that is the point)
-    assert [r["hand"] for r in fair["history"]] == list(range(1, state["hand_number"])), where
+    n = state["hand_number"]
+    assert [r["hand"] for r in fair["history"]] == list(range(max(1, n - HISTORY_SHOWN), n)), \
+        where
+    assert fair["history_total"] == n - 1, where
     body = dict(state)
     body["fairness"] = {k: v for k, v in fair.items()
                         if k != "history" and (k != "revealed" or not over)}

@@ -33,9 +33,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from .. import rules as rules_module
 from ..bots import DEFAULT_LEVEL, LEVELS
-from ..rules import FIELD_CHOICES, PRESETS, Rules
+from ..errors import RulesError
+from ..rules import FIELD_CHOICES, NEW_TARGET_MAX, PRESETS, Rules, check_new_target
 from ..store import Store, default_database_url
+from ..store.retention import Retention
 from .errors import BadRequest, NotFound, Stale, Unavailable
+from .housekeeping import retention_task
 from .i18n import LANGUAGE_NAMES, LANGUAGES, negotiate, valid_language
 from .keeper_api import install_keeper
 from .live import LiveHub
@@ -55,6 +58,7 @@ from .schemas import (
 from .seating import Seating
 from .service import TableService
 from .tables_api import install_tables
+from .text import printable
 from .tutorial_api import install_tutorial
 from .variants import menu_meta
 
@@ -74,8 +78,11 @@ MAX_BODY_BYTES = 16 * 1024
 REQUEST_THREADS = 16
 _PLAYER_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 _YEAR = 365 * 24 * 3600
+#: sent on every answer served over HTTPS (two years, the usual preload minimum is one)
+HSTS = f"max-age={2 * _YEAR}"
 
-CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+# no inline style: the pages set positions through the CSSOM (element.style), which a CSP allows
+CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; "
        "script-src 'self'; connect-src 'self'; font-src 'self' data:; "
        "media-src 'self' data: blob:; object-src 'none'; base-uri 'self'; "
        "frame-ancestors 'none'; form-action 'self'")
@@ -151,17 +158,34 @@ def _finite(obj: Any) -> Any:
     return obj
 
 
-def _player_cookie(pid: str) -> str:
+def _player_cookie(pid: str, secure: bool = False) -> str:
     r = Response()
-    r.set_cookie(PLAYER_COOKIE, pid, max_age=10 * _YEAR, httponly=True, samesite="lax", path="/")
+    r.set_cookie(PLAYER_COOKIE, pid, max_age=10 * _YEAR, httponly=True, samesite="lax", path="/",
+                 secure=secure)
     return r.headers["set-cookie"]
+
+
+def _secure_cookies(headers: Any) -> list[tuple[bytes, bytes]]:
+    """The raw headers of an answer with ``; Secure`` added to each ``Set-Cookie`` without it."""
+    out = []
+    for k, v in headers:
+        if k.lower() == b"set-cookie" and b"secure" not in [
+                a.strip().lower() for a in v.split(b";")]:
+            v = v + b"; Secure"
+        out.append((k, v))
+    return out
 
 
 class PerRequest:
     """Pure ASGI middleware: the browser's player id (cookie ``ginrummy_player``, made on the
     first ``/`` or ``/api/`` answer; ``request.state.player_id``), the per-client limit on API
     requests (429), and the security headers of every answer. (As a ``BaseHTTPMiddleware`` it
-    cost about 0.5 ms of the event loop per request.)"""
+    cost about 0.5 ms of the event loop per request.)
+
+    Served over HTTPS (``scope["scheme"]``: the connection's, or the scheme a trusted proxy
+    forwarded, which uvicorn's proxy headers middleware puts there), every cookie set gets
+    ``Secure`` and every answer ``Strict-Transport-Security`` (:data:`HSTS`); over plain HTTP
+    neither, as a browser would drop a Secure cookie there and ignores HSTS."""
 
     def __init__(self, app: ASGIApp, limiter: Limiter | None = None) -> None:
         self.app = app
@@ -181,12 +205,17 @@ class PerRequest:
         path = scope.get("path", "")
         is_api = path.startswith("/api/")
         set_cookie = new_player and (is_api or path == "/")
+        https = scope.get("scheme") == "https"
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
+                if https:
+                    message["headers"] = _secure_cookies(message.get("headers", []))
                 h = MutableHeaders(scope=message)
                 if set_cookie:
-                    h.append("set-cookie", _player_cookie(pid or ""))
+                    h.append("set-cookie", _player_cookie(pid or "", secure=https))
+                if https:
+                    h.setdefault("Strict-Transport-Security", HSTS)
                 h.setdefault("X-Content-Type-Options", "nosniff")
                 h.setdefault("Referrer-Policy", "same-origin")
                 h.setdefault("X-Frame-Options", "DENY")
@@ -233,6 +262,8 @@ def _rules_fields() -> list[dict[str, Any]]:
             d: dict[str, Any] = {"name": f.name, "type": "int"}
             if f.name in ranges:
                 d["min"], d["max"] = ranges[f.name]
+            if f.name == "target":
+                d["max"] = min(d["max"], NEW_TARGET_MAX)  # what a new table may choose
             if f.name == "big_gin_bonus":
                 d["nullable"] = True  # null = big gin not played
             out.append(d)
@@ -289,7 +320,7 @@ def _static_page(request: Request, query: str | None, file: str, missing: str) -
 
 
 def create_app(database_url: str | None = None, *, rate_limits: RateLimits | None = None,
-               max_body: int = MAX_BODY_BYTES) -> FastAPI:
+               max_body: int = MAX_BODY_BYTES, retention: Retention | None = None) -> FastAPI:
     """The web game.
 
     :param database_url: any SQLAlchemy URL; default ``$GINRUMMY_DATABASE_URL``, else a SQLite
@@ -297,8 +328,11 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     :param rate_limits: per-client limits (default: ``$GINRUMMY_RATE_LIMITS``, see
         :meth:`RateLimits.from_env`, else 30 new games and 600 API requests a minute).
     :param max_body: largest accepted request body in bytes.
+    :param retention: what the server deletes and when (default: :meth:`Retention.from_env`;
+        docs/retention.md), swept in the background while the app runs.
     """
     limits = rate_limits or RateLimits.from_env(os.environ.get("GINRUMMY_RATE_LIMITS"))
+    keep = retention or Retention.from_env()
     url = database_url or os.environ.get("GINRUMMY_DATABASE_URL") or default_database_url()
     # a database connection for each request thread (PostgreSQL; docs/deploy.md)
     store = Store(url, pool_size=REQUEST_THREADS)
@@ -321,7 +355,8 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         # first come, first served, yet enough of them to ride out a slow disk flush of the
         # store (benchmarks/load.py: 200 games on 2 cores, 8 to 40 threads compared).
         anyio.to_thread.current_default_thread_limiter().total_tokens = REQUEST_THREADS
-        yield
+        async with retention_task(store, keep):  # docs/retention.md
+            yield
         store.close()
 
     app = FastAPI(title="Gin Rummy", version=__version__, lifespan=lifespan, docs_url=None,
@@ -367,7 +402,9 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     async def _malformed(_request: Request, exc: RequestValidationError) -> JSONResponse:
         # FastAPI's own 422 detail, made JSON-safe: it echoes the input, and a body such as
         # {"seq": 1e400} or NaN would otherwise break the answer (500)
-        return JSONResponse({"detail": _finite(jsonable_encoder(exc.errors()))},
+        # and a lone surrogate in the input (refused by schemas.Body) cannot be encoded at all,
+        # nor input nested thousands deep: text.printable mends the one and bounds the other
+        return JSONResponse({"detail": _finite(jsonable_encoder(printable(exc.errors())))},
                             status_code=422)
 
     # ------------------------------------------------------------------------------ the API
@@ -386,8 +423,8 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         }
 
     def _limited(request: Request, message: str) -> Response | None:
-        """429 when the client made too many games, tables or joins (per address and per
-        browser), else None."""
+        """429 when the client made too many games, tables, joins or sheets (per address and
+        per browser), else None."""
         pid = request.state.player_id
         for limiter, key in ((create_by_ip, _client_ip(request)), (create_by_player, pid)):
             if limiter is not None:
@@ -401,6 +438,10 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         refused = _limited(request, "too many new games: wait a moment")
         if refused is not None:
             return refused
+        try:
+            check_new_target((body.rules or {}).get("target"))  # presets are all below
+        except RulesError as e:
+            return error_response(422, "rules", str(e))
         seats = None if body.seats is None else [s.model_dump() for s in body.seats]
         made = service.create(request.state.player_id, body.level, body.preset, body.rules,
                               body.scoring, seats=seats, name=body.name,
@@ -476,7 +517,9 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     for name in PAGE_NAMES:
         app.get(f"/{name}", response_class=HTMLResponse)(_page_route(name))
 
-    install_keeper(app, service.vstore, page=_static_page, bearer=_bearer)  # /keeper
+    install_keeper(app, service.vstore, page=_static_page, bearer=_bearer,  # /keeper
+                   creation_limit=lambda request: _limited(request,
+                                                           "too many new sheets: wait a moment"))
     install_tables(app, Seating(service), hub, bearer=_bearer, limited=_limited,
                    page=_static_page)  # tables of people, /join, the live stream
     install_replay(app, service, page=_static_page, bearer=_bearer)  # /replay

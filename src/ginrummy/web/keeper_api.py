@@ -11,19 +11,21 @@ import hmac
 import re
 import secrets
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ..errors import RulesError
-from ..keeper import SheetInputError, score_sheet, sheet_csv
-from ..rules import PRESETS, Rules
-from ..store.variants import SheetRow, VariantStore
+from ..keeper import MAX_HAND_POINTS, SheetInputError, score_sheet, sheet_csv
+from ..rules import PRESETS, Rules, check_new_target
+from ..store.sheets import SheetRow
+from ..store.variants import VariantStore
 from ..variants import PLAYER_COUNT, SCORINGS, check_table, fit_to_table
-from .schemas import error_response
+from .schemas import Body, error_response
 from .service_base import token_hash
+from .text import Name, Text
 
 __all__ = ["install_keeper", "MAX_HANDS"]
 
@@ -32,27 +34,61 @@ MAX_HANDS = 400
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
 
-class NewSheet(BaseModel):
+class NewSheet(Body):
     """``POST /api/sheets``."""
 
     model_config = ConfigDict(extra="ignore")
 
-    scoring: str = Field(default="standard", max_length=32)
-    preset: str = Field(default="standard", max_length=64)
+    scoring: Text = Field(default="standard", max_length=32)
+    preset: Text = Field(default="standard", max_length=64)
     rules: dict[str, Any] | None = Field(default=None, max_length=40)
-    players: list[str] = Field(min_length=2, max_length=4)
-    first_dealer: str | None = Field(default=None, max_length=40)
+    players: list[Name] = Field(min_length=2, max_length=4)
+    first_dealer: Name | None = None
 
 
-class HandIn(BaseModel):
+#: a card as text ("7H", "10S", "7♥")
+_Card = Annotated[Text, Field(max_length=8)]
+#: cards as one text (spaces or commas between) or a list of card texts; at most 11 cards
+_Cards = Annotated[Text, Field(max_length=120)] | Annotated[list[_Card], Field(max_length=11)]
+_Points = Annotated[StrictInt, Field(ge=0, le=MAX_HAND_POINTS)]
+_Kind = Literal["knock", "gin", "big_gin", "undercut"]
+
+
+class TableHand(BaseModel):
+    """One table's hand in the format of :mod:`ginrummy.keeper`: only these fields, with these
+    types and lengths (the keeper checks how they go together)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    winner: Name | None = None
+    points: _Points | None = None
+    kind: _Kind | None = None
+    dead: StrictBool | None = None
+    knocker: Name | None = None
+    result: _Kind | None = None
+    knocker_deadwood: _Points | None = None
+    defender_deadwood: _Points | None = None
+    upcard: _Card | None = None
+    melds: list[_Cards] | None = Field(default=None, max_length=4)
+    deadwood: _Cards | None = None
+    defender: _Cards | None = None
+    knocker_cards: _Cards | None = None
+
+
+class Hand(TableHand):
+    """A hand: one table's, or (partnership) ``{"tables": [hand, hand]}``."""
+
+    tables: list[TableHand] | None = Field(default=None, min_length=2, max_length=2)
+
+
+class HandIn(Body):
     """``POST /api/sheets/{id}/hands``: one hand in the format of :mod:`ginrummy.keeper`;
     ``seq`` (optional) is the sheet's ``seq`` it was entered on."""
 
     model_config = ConfigDict(extra="ignore")
 
-    hand: dict[str, Any] = Field(max_length=20)
+    hand: Hand
     seq: StrictInt | None = Field(default=None, ge=0, le=10**9)
-
 
 
 def _answer(row: SheetRow) -> dict[str, Any]:
@@ -62,15 +98,19 @@ def _answer(row: SheetRow) -> dict[str, Any]:
 
 def install_keeper(app: FastAPI, vstore: VariantStore, *,
                    page: Callable[[Request, str | None, str, str], Response],
-                   bearer: Callable[[str | None], str | None]) -> None:
+                   bearer: Callable[[str | None], str | None],
+                   creation_limit: Callable[[Request], Response | None] | None = None) -> None:
     """Add the page and the endpoints to ``app`` (helpers passed by :mod:`ginrummy.web.app`:
-    ``page(request, lang, file, missing)`` serves a page of the front end)."""
+    ``page(request, lang, file, missing)`` serves a page of the front end;
+    ``creation_limit(request)`` is the 429 answer when the client has made too many things
+    lately, else None: the limit on new games, applied to new sheets)."""
+    store = vstore.sheets
 
     def owned(sheet_id: str, authorization: str | None) -> SheetRow | None:
         token = bearer(authorization)
         if not token or not _ID_RE.match(sheet_id) or len(token) > 256:
             return None
-        row = vstore.get_sheet(sheet_id)
+        row = store.get(sheet_id)
         if row is None or not hmac.compare_digest(row.token_hash, token_hash(token)):
             return None
         return row
@@ -80,27 +120,31 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
         return page(request, lang, "keeper.html", "The score keeper is not installed.")
 
     @app.post("/api/sheets", status_code=201)
-    def new_sheet(body: NewSheet, request: Request) -> JSONResponse:
+    def new_sheet(body: NewSheet, request: Request) -> Response:
+        limited = creation_limit(request) if creation_limit is not None else None
+        if limited is not None:
+            return limited
         if body.scoring not in SCORINGS:
             return error_response(422, "sheet", f"scoring must be one of {', '.join(SCORINGS)}")
         if body.preset not in PRESETS:
             return error_response(422, "rules", f"unknown rules preset {body.preset!r}; "
                                                 f"presets: {', '.join(PRESETS)}")
-        names = [n.strip() for n in body.players]
-        if len(names) != PLAYER_COUNT[body.scoring] or any(not n or len(n) > 40 for n in names):
+        names = list(body.players)  # each a valid name, stripped (text.valid_name)
+        if len(names) != PLAYER_COUNT[body.scoring]:
             return error_response(422, "sheet", f"players: give {PLAYER_COUNT[body.scoring]} "
                                                 "names of 1 to 40 characters")
         try:
             ov = fit_to_table({k: v for k, v in (body.rules or {}).items() if k != "preset"},
                               body.scoring)
             rules = Rules.preset(body.preset, **ov)
+            check_new_target(rules.target)
             check_table(rules, body.scoring)
         except (RulesError, TypeError) as e:
             return error_response(422, "rules", str(e))
         data: dict[str, Any] = {"rules": {"preset": body.preset, **ov}, "scoring": body.scoring,
                                 "players": names, "hands": []}
         if body.first_dealer is not None:
-            data["first_dealer"] = body.first_dealer.strip()
+            data["first_dealer"] = body.first_dealer
         try:
             score_sheet(data)
         except SheetInputError as e:
@@ -108,7 +152,7 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
         token = secrets.token_urlsafe(32)
         row = SheetRow(secrets.token_urlsafe(16), token_hash(token),
                        getattr(request.state, "player_id", None), data)
-        vstore.insert_sheet(row)
+        store.insert(row)
         return JSONResponse({"token": token, **_answer(row)}, status_code=201)
 
     # the CSV route first: "{sheet_id}" alone would also match "abc.csv"
@@ -142,7 +186,7 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
         if len(hands) >= MAX_HANDS:
             return error_response(422, "sheet", f"a sheet keeps at most {MAX_HANDS} hands")
         rules = Rules.from_dict(row.data["rules"])
-        hand = dict(body.hand)
+        hand = body.hand.model_dump(exclude_unset=True)  # the fields sent, nested ones too
         if rules.oklahoma and _needs_upcard(hand):
             return error_response(422, "sheet", f"hand {len(hands) + 1}: Oklahoma: give the "
                                                 "upcard (it sets the knock limit and a spade "
@@ -152,8 +196,8 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
             score_sheet(data)
         except SheetInputError as e:
             return error_response(422, "sheet", str(e))
-        if not vstore.save_sheet(row.id, row.seq, data):
-            fresh = vstore.get_sheet(row.id)
+        if not store.add_hand(row.id, row.seq, hand):
+            fresh = store.get(row.id)
             assert fresh is not None
             return JSONResponse({"detail": {"code": "stale", "message": "the sheet has changed "
                                             "since: here it is"}, **_answer(fresh)},
@@ -170,7 +214,7 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
         if not hands:
             return error_response(422, "sheet", "no hand to take back")
         data = {**row.data, "hands": hands[:-1]}
-        if not vstore.save_sheet(row.id, row.seq, data):
+        if not store.remove_last_hand(row.id, row.seq):
             return error_response(409, "stale", "the sheet has changed since")
         row.data, row.seq = data, row.seq + 1
         return JSONResponse(_answer(row))

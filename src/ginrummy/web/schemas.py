@@ -6,79 +6,107 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
-__all__ = ["NewGame", "SeatIn", "JoinIn", "SeatPut", "MessageIn", "ActionIn", "OrderIn",
+from .text import Text, has_lone_surrogate, printable
+
+__all__ = ["Body", "NewGame", "SeatIn", "JoinIn", "SeatPut", "MessageIn", "ActionIn", "OrderIn",
            "ErrorOut", "StaleOut", "MalformedOut", "HintOut"]
 
 
-class SeatIn(BaseModel):
+def _check_texts(value: Any, depth: int = 0) -> None:
+    """:class:`ValueError` if any text or key in the JSON ``value`` is not valid Unicode."""
+    if isinstance(value, str):
+        if has_lone_surrogate(value):
+            raise ValueError("text must be valid Unicode (a lone surrogate such as \\ud800 is "
+                             "not)")
+    elif depth < 64 and isinstance(value, dict):
+        for k, v in value.items():
+            _check_texts(k, depth + 1)
+            _check_texts(v, depth + 1)
+    elif depth < 64 and isinstance(value, list):
+        for v in value:
+            _check_texts(v, depth + 1)
+
+
+class Body(BaseModel):
+    """A JSON request body: refused whole (422) if any text in it, a key or a value at any
+    depth, even one the model ignores, is not valid Unicode (:mod:`ginrummy.web.text`)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _valid_unicode(cls, data: Any) -> Any:
+        _check_texts(data)
+        return data
+
+
+class SeatIn(Body):
     """One seat of a new table (docs/tables.md): ``person`` (seat 0 only), ``computer`` at a
     level, or ``open``."""
 
     model_config = ConfigDict(extra="ignore")
 
-    kind: str = Field(max_length=16)
-    level: str | None = Field(default=None, max_length=64)
+    kind: Text = Field(max_length=16)
+    level: Text | None = Field(default=None, max_length=64)
 
 
-class NewGame(BaseModel):
+class NewGame(Body):
     """``POST /api/games``: level, rules preset and field overrides (all optional); with
     ``seats`` (and ``name``, ``turn_clock``) a table of people (docs/tables.md)."""
 
     model_config = ConfigDict(extra="ignore")
 
-    level: str | None = Field(default=None, max_length=64)
-    preset: str | None = Field(default=None, max_length=64)
+    level: Text | None = Field(default=None, max_length=64)
+    preset: Text | None = Field(default=None, max_length=64)
     rules: dict[str, Any] | None = Field(default=None, max_length=40)
-    scoring: str | None = Field(default=None, max_length=32)  # docs/variants.md
+    scoring: Text | None = Field(default=None, max_length=32)  # docs/variants.md
     seats: list[SeatIn] | None = Field(default=None, max_length=4)
-    name: str | None = Field(default=None, max_length=200)
+    name: Text | None = Field(default=None, max_length=200)
     turn_clock: StrictInt | None = Field(default=None, ge=0, le=10**6)
 
 
-class JoinIn(BaseModel):
+class JoinIn(Body):
     """``POST /api/invites/{code}/join``: the display name and, optionally, the seat."""
 
     model_config = ConfigDict(extra="ignore")
 
-    name: str = Field(max_length=200)
+    name: Text = Field(max_length=200)
     seat: StrictInt | None = Field(default=None, ge=0, le=3)
 
 
-class SeatPut(BaseModel):
+class SeatPut(Body):
     """``PUT /api/games/{id}/seats/{seat}``: ``computer`` (with a level), ``open`` or
     ``person``."""
 
     model_config = ConfigDict(extra="ignore")
 
-    kind: str = Field(max_length=16)
-    level: str | None = Field(default=None, max_length=64)
+    kind: Text = Field(max_length=16)
+    level: Text | None = Field(default=None, max_length=64)
 
 
-class MessageIn(BaseModel):
+class MessageIn(Body):
     """``POST /api/games/{id}/messages``: one of the preset message codes."""
 
     model_config = ConfigDict(extra="ignore")
 
-    message: str = Field(max_length=32)
+    message: Text = Field(max_length=32)
 
 
-class ActionIn(BaseModel):
+class ActionIn(Body):
     """``POST /api/games/{id}/actions``: an action text and the seq it was made on."""
 
     model_config = ConfigDict(extra="ignore")
 
-    action: str = Field(min_length=1, max_length=200)
+    action: Text = Field(min_length=1, max_length=200)
     seq: StrictInt = Field(ge=0, le=10**9)
 
 
-class OrderIn(BaseModel):
+class OrderIn(Body):
     """``PUT /api/games/{id}/order``: the person's own order of the hand's cards."""
 
     model_config = ConfigDict(extra="ignore")
 
-    cards: list[str] = Field(max_length=52)
+    cards: list[Text] = Field(max_length=52)
 
 
 # ------------------------------------------------------------ error answers (OpenAPI only)
@@ -156,6 +184,6 @@ class HintOut(BaseModel):
 
 def error_response(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
     """The API's error answer: ``{"detail": {"code", "message"}, **extra}`` (:class:`ErrorOut`,
-    docs/api.md)."""
-    return JSONResponse({"detail": {"code": code, "message": message}, **extra},
+    docs/api.md). A message quoting the request is made sendable (:func:`printable`)."""
+    return JSONResponse({"detail": {"code": code, "message": printable(message)}, **extra},
                         status_code=status)

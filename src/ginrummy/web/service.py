@@ -196,7 +196,8 @@ class TableService:
 
     def __init__(self, store: Store, cache_size: int = CACHE_SIZE) -> None:
         self.store = store
-        self.vstore = VariantStore(store.engine, None)
+        # sheet and scoring writes take the store's write lock (SQLite: one writer at a time)
+        self.vstore = VariantStore(store.engine, store._writer)
         self.tables = TableStore(store.engine)
         self._cache: OrderedDict[str, Loaded] = OrderedDict()
         self._cache_size = cache_size

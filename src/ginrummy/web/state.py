@@ -269,6 +269,10 @@ def _score(game: Game) -> dict[str, Any]:
     }
 
 
+#: the earlier deals' reveals a state carries (``fairness.history``: the last ones; docs/api.md)
+HISTORY_SHOWN = 3
+
+
 def _reveal(game: Game, index: int, info: DealInfo) -> dict[str, Any]:
     h = game.deals[index]
     return {"hand": info.number, "deck": [card_text(c) for c in h.deck], "salt": info.salt,
@@ -335,6 +339,9 @@ def build_state(*, game_id: str, game: Game, deals: Sequence[DealInfo], level: s
         "fairness": {
             "commitment": deals[index].commitment,
             "revealed": revealed,
-            "history": [_reveal(game, i, deals[i]) for i in range(index)],
+            # the last few earlier deals' reveals; all of them: GET /api/games/{id}/record
+            "history": [_reveal(game, i, deals[i])
+                        for i in range(max(0, index - HISTORY_SHOWN), index)],
+            "history_total": index,
         },
     }

@@ -22,6 +22,7 @@ from ..hand import HandState, Phase
 from ..variants import inactive_fields
 from ..views import PlayerView, view_of
 from .state import (
+    HISTORY_SHOWN,
     DealInfo,
     _arrangement,
     _knock_gin,
@@ -421,8 +422,9 @@ def build_variant_state(*, game_id: str, match: Match, deals: Sequence[DealInfo]
         drawn = taken = None
     if m.can_deal():
         legal.append({"action": "next hand", "type": "next_hand"})
-    history = [_reveal(m, i, deals[i]) for i in range(len(m.deals))
-               if i != index and m.deals[i].is_over]
+    done = [i for i in range(len(m.deals)) if i != index and m.deals[i].is_over]
+    # the last few finished deals' reveals; all of them: the record (docs/api.md)
+    history = [_reveal(m, i, deals[i]) for i in done[-HISTORY_SHOWN:]]
     table: dict[str, Any] = {
         "scoring": m.scoring, "players": m.players, "seats": list(s.players),
         "dealer": s.dealer, "sitting_out": s.dealer if m.scoring == "three_player" else None,
@@ -465,6 +467,7 @@ def build_variant_state(*, game_id: str, match: Match, deals: Sequence[DealInfo]
             "commitment": deals[index].commitment,
             "revealed": _reveal(m, index, deals[index]) if h.is_over else None,
             "history": history,
+            "history_total": len(done),
         },
     }
 

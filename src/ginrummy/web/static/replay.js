@@ -126,11 +126,16 @@ function renderFrame() {
 function renderMarkers() {
   const d = S.data;
   const last = Math.max(1, d.frames.length - 1);
-  $("rp-ticks").replaceChildren(...d.markers.map((m) => el("button", {
-    type: "button", class: `rp-tick rp-${m.kind}`, "data-step": m.step, style: `left: ${(100 * m.step) / last}%`,
-    title: `${markerLabel(m)} · ${t("replay.step", { n: m.step, total: last })}`, "aria-label": `${markerLabel(m)} · ${t("replay.step", { n: m.step, total: last })}`,
-    onclick: () => go(m.step),
-  })));
+  $("rp-ticks").replaceChildren(...d.markers.map((m) => {
+    const tick = el("button", {
+      type: "button", class: `rp-tick rp-${m.kind}`, "data-step": m.step,
+      title: `${markerLabel(m)} · ${t("replay.step", { n: m.step, total: last })}`, "aria-label": `${markerLabel(m)} · ${t("replay.step", { n: m.step, total: last })}`,
+      onclick: () => go(m.step),
+    });
+    // through the CSSOM, not a style attribute: the CSP allows no inline style
+    tick.style.left = `${(100 * m.step) / last}%`;
+    return tick;
+  }));
   const list = $("rp-markers");
   if (!d.markers.length) {
     list.replaceChildren(el("li", { class: "rp-none", text: t("replay.no_markers") }));

@@ -1,0 +1,95 @@
+"""Text that comes from a request: checks shared by every route (issue 14, docs/api.md "Text").
+
+* Any text must be valid Unicode: a JSON string may carry a lone surrogate (``"\\ud800"``),
+  which Python decodes but no answer, log line or page can encode. :func:`valid_text` refuses it.
+* A name (a sheet's players, a display name) must also hold no control character (C0, C1, DEL),
+  no line or paragraph separator and no bidirectional formatting character (the embeddings,
+  overrides and isolates U+202A-U+202E, U+2066-U+2069, and the marks U+200E, U+200F, U+061C),
+  which would hide or reorder what is shown next to it. :func:`valid_name` refuses those, strips
+  the spaces around and bounds the length.
+
+The pydantic types :data:`Text` and :data:`Name` apply them in a request model; a refusal is
+FastAPI's 422 validation answer, which :func:`printable` makes safe to send back.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Annotated, Any
+
+from pydantic import AfterValidator
+
+__all__ = ["valid_text", "valid_name", "has_lone_surrogate", "printable", "Text", "Name",
+           "NAME_MAX", "BIDI_CONTROLS", "PRINTABLE_DEPTH"]
+
+#: the longest name, in characters (after stripping the spaces around it)
+NAME_MAX = 40
+
+#: bidirectional formatting characters (Unicode TR9: embeddings, overrides, isolates, marks)
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                          "\u2066\u2067\u2068\u2069")
+
+
+def has_lone_surrogate(s: str) -> bool:
+    """True if ``s`` holds a code point U+D800-U+DFFF (never valid on its own in Unicode)."""
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def valid_text(s: str) -> str:
+    """``s`` unchanged if it is valid Unicode text.
+
+    :raises ValueError: on a lone surrogate.
+    """
+    if has_lone_surrogate(s):
+        raise ValueError("text must be valid Unicode (a lone surrogate such as \\ud800 is not)")
+    return s
+
+
+def valid_name(s: str, max_length: int = NAME_MAX) -> str:
+    """``s`` without the spaces around it, if it is a name: 1 to ``max_length`` characters of
+    valid Unicode with no control, separator or bidirectional formatting character.
+
+    :raises ValueError: saying what is wrong (the character by its code point, never itself).
+    """
+    valid_text(s)
+    s = s.strip()
+    if not s:
+        raise ValueError("a name cannot be empty")
+    if len(s) > max_length:
+        raise ValueError(f"a name has at most {max_length} characters")
+    for ch in s:
+        if ch in BIDI_CONTROLS or unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
+            raise ValueError(f"a name cannot hold the control or direction character "
+                             f"U+{ord(ch):04X}")
+    return s
+
+
+#: how deep :func:`printable` copies nested lists and objects
+PRINTABLE_DEPTH = 12
+
+
+def printable(value: Any, depth: int = PRINTABLE_DEPTH) -> Any:
+    """``value`` (JSON-shaped: dicts, lists, text, numbers; anything else is kept as it is) made
+    safe to send back in an error answer: every lone surrogate in its texts and keys replaced by
+    U+FFFD, and what is nested deeper than ``depth`` replaced by ``"…"`` (a request may nest
+    thousands of levels, more than an encoder can write)."""
+    if isinstance(value, str):
+        return (value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+                if has_lone_surrogate(value) else value)
+    if isinstance(value, dict | list | tuple) and depth <= 0:
+        return "…"
+    if isinstance(value, dict):
+        return {printable(k, 0): printable(v, depth - 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [printable(v, depth - 1) for v in value]
+    return value
+
+
+#: any text field of a request body
+Text = Annotated[str, AfterValidator(valid_text)]
+#: a person's name in a request body (see :func:`valid_name`)
+Name = Annotated[str, AfterValidator(valid_name)]
