@@ -72,6 +72,14 @@ class LiveHub:
         for sub in subs:
             sub.wake()
 
+    def resync(self) -> None:
+        """The store's resync hook (its cross-process listener came back after a failure, so
+        notifications may have been missed): wake every subscriber of this process."""
+        with self._lock:
+            subs = [sub for group in self._subs.values() for sub in group]
+        for sub in subs:
+            sub.wake()
+
     def count(self, game_id: str | None = None) -> int:
         """Open subscribers (of one game, or all)."""
         with self._lock:

@@ -67,7 +67,7 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
     """Add the table routes. ``limited(request, message)``: the 429 answer when the client
     made too many tables or joins (the limits of new games), else None; ``page``: serves a page
     of the front end."""
-    seating.svc.store.add_listener(hub.notify)
+    seating.svc.store.add_listener(hub.notify, on_resync=hub.resync)
     message_limits = RateLimiter(12, 60.0)
 
     @app.get("/join/{code}", response_class=HTMLResponse)
