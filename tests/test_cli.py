@@ -462,7 +462,7 @@ def test_lazy_command_listed_without_import_then_runs(probe_module: str) -> None
 
 def test_planned_commands_are_registered_lazily() -> None:
     assert {"serve", "tournament", "verify", "sheet"} <= set(cli._LAZY)
-    assert all(lz.module.startswith("ginrummy.cli_") for lz in cli._LAZY.values())
+    assert all(lz.module.startswith("ginrummy.cli.") for lz in cli._LAZY.values())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -524,12 +524,12 @@ def test_help_does_not_import_the_web_stack() -> None:
 
 
 def test_internal_error_is_one_line_without_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ginrummy.cli_hand
+    import ginrummy.cli.common
 
     def boom(*_: object, **__: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(ginrummy.cli_hand, "analyze_hand", boom)
+    monkeypatch.setattr(ginrummy.cli.common, "analyze_hand", boom)
     monkeypatch.delenv("GINRUMMY_DEBUG", raising=False)
     r = run("analyze", "7H")
     assert r.exit_code == 1

@@ -14,7 +14,7 @@ imports FastAPI, uvicorn or any other heavy dependency. To add one::
     def serve(port: int = 8000) -> None: ...
 
     # src/ginrummy/cli.py
-    lazy_command("serve", "ginrummy.cli_serve:app")
+    lazy_command("serve", "ginrummy.cli.serve:app")
 
 ``serve``, ``tournament``, ``verify`` and ``sheet`` are registered below already (as
 ``ginrummy.cli_<name>:app``); each shows up as soon as its module exists.
@@ -41,9 +41,9 @@ from typing import Annotated, Any, NoReturn
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from . import __version__
-from .errors import GinRummyError
-from .rules import PRESETS
+from .. import __version__
+from ..errors import GinRummyError
+from ..rules import PRESETS
 
 __all__ = ["app", "main", "lazy_command", "LazyCommand", "fail"]
 
@@ -344,7 +344,7 @@ def analyze(
         "--big-gin", help="Play big gin (bonus 31, R-5.3): 11 melded cards may be declared.",
     )] = False,
 ) -> None:
-    from .cli_hand import analyze_hand, analyze_knock_limit, load_rules, render_analysis
+    from .common import analyze_hand, analyze_knock_limit, load_rules, render_analysis
 
     with bad_input():
         rules_obj = load_rules(rules, {"big_gin_bonus": 31} if big_gin else None)
@@ -365,7 +365,7 @@ def analyze(
 def _analyze_stream(limit: int, taken: str | None, json_out: bool, rules_obj: Any,
                     upcard: str | None) -> None:
     """``analyze -``: one hand per stdin line; bad lines are reported in place (see --help)."""
-    from .cli_hand import analyze_hand, render_analysis
+    from .common import analyze_hand, render_analysis
 
     stdin = typer.get_binary_stream("stdin")
     console = None if json_out else _console()
@@ -441,7 +441,7 @@ def score(
     rules: RulesOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    from .cli_hand import render_score, score_input
+    from .common import render_score, score_input
 
     with bad_input():
         if source is None:
@@ -480,10 +480,10 @@ def _read_json(source: str) -> object:
 
 # Commands implemented in their own modules (imported only when run); each is listed by
 # `ginrummy --help` once its module exists.
-lazy_command("serve", "ginrummy.cli_serve:app")
-lazy_command("tournament", "ginrummy.cli_tournament:app")
-lazy_command("verify", "ginrummy.cli_verify:app")
-lazy_command("sheet", "ginrummy.cli_sheet:app")
+lazy_command("serve", "ginrummy.cli.serve:app")
+lazy_command("tournament", "ginrummy.cli.tournament:app")
+lazy_command("verify", "ginrummy.cli.verify:app")
+lazy_command("sheet", "ginrummy.cli.sheet:app")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .cards import CardSet, card_suit, card_text, parse_card, parse_cards
-from .errors import GinRummyError, InvalidNotationError
-from .hand import oklahoma_limit
-from .melds import (
+from ..cards import CardSet, card_suit, card_text, parse_card, parse_cards
+from ..errors import GinRummyError, InvalidNotationError
+from ..hand import oklahoma_limit
+from ..melds import (
     Arrangement,
     best_arrangement,
     default_spread,
@@ -27,8 +27,8 @@ from .melds import (
     is_big_gin,
     validate_spread,
 )
-from .rules import PRESETS, Rules
-from .scoring import Showdown, score_showdown
+from ..rules import PRESETS, Rules
+from ..scoring import Showdown, score_showdown
 
 __all__ = [
     "CliError", "analyze_hand", "analyze_knock_limit", "load_rules", "score_input",

@@ -21,7 +21,7 @@ def serve(
         show_default=False)] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
-    from .web import serve as run
+    from ..web import serve as run
 
     run(host=host, port=port, database_url=database_url or os.environ.get("GINRUMMY_DATABASE_URL"),
         log_level=log_level)
