@@ -524,12 +524,12 @@ def test_help_does_not_import_the_web_stack() -> None:
 
 
 def test_internal_error_is_one_line_without_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ginrummy.cli.common
+    import ginrummy.cli.analyze
 
     def boom(*_: object, **__: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(ginrummy.cli.common, "analyze_hand", boom)
+    monkeypatch.setattr(ginrummy.cli.analyze, "analyze_hand", boom)
     monkeypatch.delenv("GINRUMMY_DEBUG", raising=False)
     r = run("analyze", "7H")
     assert r.exit_code == 1
