@@ -41,7 +41,7 @@ SCORE_HELP = "\n\n".join([
     '{"knocker": {"melds": [["3S","4S","5S"], ...], "deadwood": ["4H"]},\n'
     ' "defender": ["6S", "7S", ... 10 cards],\n'
     ' "rules": "pagat" or {"preset": "pagat", "gin_bonus": 25, ...},  (optional)\n'
-    ' "big_gin": true,  (optional: the knocker shows 11 melded cards)\n'
+    ' "big_gin": true,  (optional: 11 melded cards shown mean big gin without it)\n'
     ' "upcard": "7D"}   (Oklahoma: the initial upcard; required there)',
     "The knocker's spread is scored as shown (R-4.5): each meld must be a valid set or run, "
     "the deadwood is the cards listed, and 10 cards are shown (11 for big gin). The knocker may "
@@ -97,13 +97,30 @@ def _parse_list(texts: list[str], what: str) -> CardSet:
         raise CliError(f"{what}: {e}") from None
 
 
-def _knocker_spread(value: object, big_gin: bool) -> Arrangement:
-    want = 11 if big_gin else 10
-    hint = ' (add "big_gin": true for an 11-card big gin)' if not big_gin else ""
+def _check_count(n: int, big_gin: bool | None, big_gin_played: bool) -> None:
+    """The knocker shows 10 cards, or 11 for big gin (R-5.3): ``big_gin`` is the input's flag
+    (``None``: not given, so 11 cards mean big gin wherever big gin is played)."""
+    if big_gin is True:
+        if n != 11:
+            raise CliError(f"the knocker shows {n} cards; expected 11 for big gin")
+    elif big_gin is False:
+        if n != 10:
+            raise CliError(f'the knocker shows {n} cards; expected 10 ("big_gin" is false)')
+    elif big_gin_played:
+        if n not in (10, 11):
+            raise CliError(f"the knocker shows {n} cards; expected 10, or 11 for big gin")
+    elif n == 11:
+        raise CliError("the knocker shows 11 cards; expected 10 (11 melded cards are a big gin, "
+                       'which these rules do not play: set "rules": {"big_gin_bonus": 31})')
+    elif n != 10:
+        raise CliError(f"the knocker shows {n} cards; expected 10")
+
+
+def _knocker_spread(value: object, big_gin: bool | None, big_gin_played: bool) -> Arrangement:
+    """The knocker's spread as shown; 10 cards, or 11 for big gin (see :func:`_check_count`)."""
     if isinstance(value, (list, str)):  # plain cards: show the default spread (R-4.5)
         hand = _parse_list(_card_list(value, "knocker"), "knocker")
-        if len(hand) != want:
-            raise CliError(f"the knocker shows {len(hand)} cards; expected {want}{hint}")
+        _check_count(len(hand), big_gin, big_gin_played)
         return default_spread(hand)
     if not isinstance(value, dict):
         raise CliError(f'"knocker" must be an object {{"melds", "deadwood"}}, not '
@@ -124,8 +141,7 @@ def _knocker_spread(value: object, big_gin: bool) -> Arrangement:
     dead_texts = _card_list(value.get("deadwood", []), "knocker deadwood")
     # one parse of every shown card catches a card given twice, across melds and deadwood
     hand = _parse_list([t for m in meld_texts for t in m] + dead_texts, "knocker")
-    if len(hand) != want:
-        raise CliError(f"the knocker shows {len(hand)} cards; expected {want}{hint}")
+    _check_count(len(hand), big_gin, big_gin_played)
     melds = [CardSet.parse(m) for m in meld_texts]
     try:
         return validate_spread(hand, melds)  # each meld valid (R-1.3); deadwood = the rest
@@ -151,10 +167,12 @@ def score_input(data: object, cli_preset: str | None = None) -> dict[str, Any]:
         if k not in data:
             raise CliError(f"missing {k!r}")
     rules = load_rules(cli_preset, data.get("rules"))
-    big_gin = data.get("big_gin", False)
-    if not isinstance(big_gin, bool):
-        raise CliError(f'"big_gin" must be true or false, not {_json_type(big_gin)}')
-    spread = _knocker_spread(data["knocker"], big_gin)
+    flag = data.get("big_gin")
+    if flag is not None and not isinstance(flag, bool):
+        raise CliError(f'"big_gin" must be true or false, not {_json_type(flag)}')
+    spread = _knocker_spread(data["knocker"], flag, rules.big_gin_bonus is not None)
+    # without the flag, 11 cards shown can only be a big gin (R-5.3)
+    big_gin = flag if flag is not None else len(spread.deadwood) + sum(map(len, spread.melds)) == 11
     defender = _parse_list(_card_list(data["defender"], "defender"), "defender")
     if len(defender) != 10:
         raise CliError(f"the defender holds {len(defender)} cards; expected 10")
@@ -180,7 +198,8 @@ def score_input(data: object, cli_preset: str | None = None) -> dict[str, Any]:
             raise CliError('big gin is not played under these rules (set "rules": '
                            '{"big_gin_bonus": 31})')
         if k:
-            raise CliError(f"not big gin: the knocker's deadwood is {k}")
+            more = "" if flag else " (a knock shows 10 cards, big gin 11 melded cards)"
+            raise CliError(f"not big gin: the knocker's deadwood is {k}{more}")
     elif k > limit:
         if limit == 0:
             why = ("straight gin allows no knocking" if rules.straight
