@@ -88,11 +88,68 @@ def _build_drop_table() -> list[int]:
 
 
 _RUN_DROP = _build_drop_table()
+#: per 13-bit lane: the cards of its optimal runs (the union of ``_RUN_MELDS[lane]``).
+_RUN_USED: Final = [sum(rs) for rs in _RUN_MELDS]
+#: per 13-bit lane: its ranks, ascending.
+_LANE_RANKS: Final = [tuple(r for r in range(13) if m >> r & 1) for m in range(8192)]
+#: per card: its place among equal deadwood in :func:`evaluate_discards` (higher value first,
+#: then card order), ``(10 - value) << 6 | card``.
+_DISCARD_TIE: Final = tuple((10 - POINTS[c]) << 6 | c for c in range(52))
 #: per 13-bit lane: the value of its cards in points (R-1.2).
 _LANE_POINTS: Final = [sum(POINTS[r] for r in range(13) if m >> r & 1) for m in range(8192)]
 _CACHE: dict[int, int] = {}
 _CACHE11: dict[int, int] = {}
 _CACHE_LIMIT: Final = 1 << 18  # per cache; about 18 MiB when full (a full clear, then refill)
+#: the text of every card int, for the discard of a :class:`DiscardOption`.
+_TEXT: Final = tuple(card_text(c) for c in range(52))
+
+# Fast construction of immutable results: a new instance and its slots set directly, exactly what
+# the (frozen) ``__init__`` does, without its checks and attribute-guard calls. Only for values
+# known to be valid (a mask inside the deck, melds built from the tables).
+_new = object.__new__
+_cs_mask = vars(CardSet)["mask"].__set__
+
+
+def _cardset(mask: int) -> CardSet:
+    cs = _new(CardSet)
+    _cs_mask(cs, mask)
+    return cs
+
+
+#: the CardSet of every set meld (3 or 4 cards of a rank): 13 x 5 of them, shared.
+_SET_CARDSETS: Final = {
+    m: _cardset(m)
+    for r in range(13)
+    for m in [_COL << r] + [(_COL << r) & ~(1 << (13 * s + r)) for s in range(4)]
+}
+#: the CardSet of every run (3+ consecutive cards of a suit): 4 x 66 of them, shared.
+_RUN_CARDSETS: Final = {
+    seg << (13 * s): _cardset(seg << (13 * s))
+    for s in range(4)
+    for lo in range(11)
+    for hi in range(lo + 2, 13)
+    for seg in [((1 << (hi - lo + 1)) - 1) << lo]
+}
+
+
+def _build_lane_melds() -> list[list[tuple[CardSet, ...]]]:
+    """Per suit, per 13-bit lane: the lane's optimal runs (``_RUN_MELDS``) as that suit's shared
+    run CardSets (a table, about 1.5 MB, built once)."""
+    out = []
+    for s in range(4):
+        sh = 13 * s
+        rc = _RUN_CARDSETS
+        out.append([tuple([rc[r << sh] for r in runs]) if runs else () for runs in _RUN_MELDS])
+    return out
+
+
+_LANE_MELDS: Final = _build_lane_melds()
+
+
+def _clear_caches() -> None:
+    """Empty the caches of this module (the benchmarks solve every hand cold); the tables stay."""
+    _CACHE.clear()
+    _CACHE11.clear()
 #: bits of the ranks A..J of every suit: where a 3-card run may start.
 _RUN_START: Final = sum(0x7FF << (13 * s) for s in range(4))
 
@@ -238,9 +295,25 @@ class Arrangement:
         }
 
 
+_arr_melds = vars(Arrangement)["melds"].__set__
+_arr_deadwood = vars(Arrangement)["deadwood"].__set__
+_arr_points = vars(Arrangement)["deadwood_points"].__set__
+
+
+def _arrangement(melds: tuple[CardSet, ...], dead: int, points: int) -> Arrangement:
+    """``Arrangement(melds, CardSet(dead), points)`` built directly (see ``_new``)."""
+    a = _new(Arrangement)
+    _arr_melds(a, melds)
+    cs = _new(CardSet)
+    _cs_mask(cs, dead)
+    _arr_deadwood(a, cs)
+    _arr_points(a, points)
+    return a
+
+
 def _mk_arrangement(mask: int, melds: Iterable[int], points: int | None = None) -> Arrangement:
     """The arrangement of ``mask`` with these melds (``points``: the deadwood value if known)."""
-    ms = tuple(sorted((CardSet(m) for m in melds), key=_meld_sort_key))
+    ms = tuple(sorted((_cardset(m) for m in melds), key=_meld_sort_key))
     used = 0
     for m in ms:
         used |= m.mask
@@ -248,7 +321,61 @@ def _mk_arrangement(mask: int, melds: Iterable[int], points: int | None = None) 
     if points is None:
         lp = _LANE_POINTS
         points = lp[dead & LANE] + lp[dead >> 13 & LANE] + lp[dead >> 26 & LANE] + lp[dead >> 39]
-    return Arrangement(ms, CardSet(dead), points)
+    return _arrangement(ms, dead, points)
+
+
+def _arrange(mask: int) -> Arrangement:
+    """:func:`best_arrangement` of a mask known to be valid.
+
+    Runs only (no rank held 3+ times): the optimal runs of each lane from the tables. Otherwise
+    the first set choice (in :func:`_set_options` order) of minimum deadwood, as always. Melds
+    come out in the canonical order (sets by rank, then runs by suit and rank), so no sort.
+    """
+    rd = _RUN_DW
+    ru = _RUN_USED
+    a = mask & LANE
+    b = mask >> 13 & LANE
+    c = mask >> 26 & LANE
+    d = mask >> 39
+    three = (a & b & (c | d)) | (c & d & (a | b))
+    if not three:
+        ua = ru[a]
+        ub = ru[b]
+        uc = ru[c]
+        ud = ru[d]
+        if not (ua | ub | uc | ud):
+            return _arrangement((), mask, rd[a] + rd[b] + rd[c] + rd[d])
+        lm = _LANE_MELDS
+        melds = lm[0][a] + lm[1][b] + lm[2][c] + lm[3][d]
+        return _arrangement(melds, mask ^ (ua | ub << 13 | uc << 26 | ud << 39),
+                            rd[a] + rd[b] + rd[c] + rd[d])
+    best = _NO_DISCARD
+    best_m = mask
+    best_combo: tuple[int, ...] = ()
+    for combo in product(*_set_options(mask)):
+        m = mask
+        for s in combo:
+            m &= ~s
+        v = rd[m & LANE] + rd[m >> 13 & LANE] + rd[m >> 26 & LANE] + rd[m >> 39]
+        if v < best:
+            best = v
+            best_m = m
+            best_combo = combo
+    sc = _SET_CARDSETS
+    melds = tuple([sc[s] for s in best_combo if s])
+    m = best_m
+    a = m & LANE
+    b = m >> 13 & LANE
+    c = m >> 26 & LANE
+    d = m >> 39
+    ua = ru[a]
+    ub = ru[b]
+    uc = ru[c]
+    ud = ru[d]
+    if ua | ub | uc | ud:
+        lm = _LANE_MELDS
+        melds += lm[0][a] + lm[1][b] + lm[2][c] + lm[3][d]
+    return _arrangement(melds, m ^ (ua | ub << 13 | uc << 26 | ud << 39), best)
 
 
 def _meld_sort_key(m: CardSet) -> tuple[int, int]:
@@ -266,21 +393,7 @@ def best_arrangement(cards: CardSet | int | str | Iterable[str] | Iterable[int])
     >>> [m.format() for m in a.melds], a.deadwood.format(), a.deadwood_points
     (['3H 3D 3C', '3S 4S 5S', '4C 5C 6C'], '6H', 6)
     """
-    mask = as_cardset(cards).mask
-    target = min_deadwood_mask(mask)
-    rm = _RUN_MELDS
-    for combo in product(*_set_options(mask)):
-        m = mask
-        for s in combo:
-            m &= ~s
-        v = (_RUN_DW[m & LANE] + _RUN_DW[m >> 13 & LANE] + _RUN_DW[m >> 26 & LANE]
-             + _RUN_DW[m >> 39 & LANE])
-        if v == target:
-            melds = [s for s in combo if s]
-            for suit in range(4):
-                melds.extend(r << (13 * suit) for r in rm[m >> (13 * suit) & LANE])
-            return _mk_arrangement(mask, melds)
-    raise AssertionError("unreachable: the minimum is always attained")  # pragma: no cover
+    return _arrange(cards.mask if type(cards) is CardSet else as_cardset(cards).mask)
 
 
 def min_deadwood(cards: CardSet | int | str | Iterable[str] | Iterable[int]) -> int:
@@ -302,6 +415,10 @@ class DiscardOption:
     @property
     def deadwood_points(self) -> int:
         return self.arrangement.deadwood_points
+
+
+_opt_discard = vars(DiscardOption)["discard"].__set__
+_opt_arrangement = vars(DiscardOption)["arrangement"].__set__
 
 
 def _lane_drop(lane: int, allowed: int) -> int:
@@ -436,38 +553,98 @@ def evaluate_discards(hand: CardSet, forbidden: CardSet | None = None) -> list[D
     mask = hand.mask
     allowed = mask & ~forbidden.mask if forbidden is not None else mask
     rd = _RUN_DW
-    best: dict[int, tuple[int, tuple[int, ...]]] = {}
-    for combo in product(*_set_options(mask)):
-        m = mask
-        for s in combo:
-            m &= ~s
-        lanes = (m & LANE, m >> 13 & LANE, m >> 26 & LANE, m >> 39)
-        base = rd[lanes[0]] + rd[lanes[1]] + rd[lanes[2]] + rd[lanes[3]]
-        x = m & allowed
-        while x:
-            low = x & -x
-            x ^= low
-            c = low.bit_length() - 1
-            suit = c // 13
-            lane = lanes[suit]
-            v = base - rd[lane] + rd[lane ^ (low >> (13 * suit))]
-            cur = best.get(c)
-            if cur is None or v < cur[0]:
-                best[c] = (v, combo)
-    out: list[tuple[int, int, int, DiscardOption]] = []
-    rm = _RUN_MELDS
-    for c, (v, combo) in best.items():
-        kept = mask & ~(1 << c)
-        m = kept
-        for s in combo:
-            m &= ~s
-        ms = [s for s in combo if s]
-        for suit in range(4):
-            ms.extend(r << (13 * suit) for r in rm[m >> (13 * suit) & LANE])
-        arr = _mk_arrangement(kept, ms, v)
-        out.append((v, -POINTS[c], c, DiscardOption(card_text(c), arr)))
-    out.sort(key=lambda t: t[:3])
-    return [t[3] for t in out]
+    ru = _RUN_USED
+    tie = _DISCARD_TIE
+    a = mask & LANE
+    b = mask >> 13 & LANE
+    c = mask >> 26 & LANE
+    d = mask >> 39
+    three = (a & b & (c | d)) | (c & d & (a | b))
+    # 1. every card's best deadwood: over the set choices that leave it outside their sets, the
+    # first of least deadwood (runs priced per lane from the tables); sort keys
+    # ``deadwood << 12 | tie`` give the order (lowest deadwood, then higher value, then card)
+    if not three:
+        combos: list[tuple[int, ...]] = [()]
+        best_k = None
+        keys = []
+        base = rd[a] + rd[b] + rd[c] + rd[d]
+        for suit, lane in enumerate((a, b, c, d)):
+            sh = 13 * suit
+            free = allowed >> sh & LANE
+            if free:
+                b0 = base - rd[lane]
+                for r in _LANE_RANKS[free]:
+                    keys.append((b0 + rd[lane ^ 1 << r]) << 12 | tie[sh + r])
+    else:
+        combos = list(product(*_set_options(mask)))
+        best_v: dict[int, int] = {}
+        best_k = {}
+        for k, combo in enumerate(combos):
+            m = mask
+            for s in combo:
+                m &= ~s
+            lanes = (m & LANE, m >> 13 & LANE, m >> 26 & LANE, m >> 39)
+            base = rd[lanes[0]] + rd[lanes[1]] + rd[lanes[2]] + rd[lanes[3]]
+            free_all = m & allowed
+            for suit in range(4):
+                sh = 13 * suit
+                free = free_all >> sh & LANE
+                if free:
+                    lane = lanes[suit]
+                    b0 = base - rd[lane]
+                    for r in _LANE_RANKS[free]:
+                        v = b0 + rd[lane ^ 1 << r]
+                        card = sh + r
+                        cur = best_v.get(card)
+                        if cur is None or v < cur:
+                            best_v[card] = v
+                            best_k[card] = k
+        keys = [v << 12 | tie[card] for card, v in best_v.items()]
+    keys.sort()
+    # 2. the options in that order, each arrangement built from the tables (canonical meld
+    # order: sets by rank, then runs by suit and rank; no sort)
+    lm = _LANE_MELDS
+    text = _TEXT
+    sc = _SET_CARDSETS
+    out: list[DiscardOption] = []
+    parts: list[tuple[tuple[int, int, int, int], tuple[tuple[CardSet, ...], ...],
+                      tuple[tuple[CardSet, ...], ...], int] | None] = [None] * len(combos)
+    for key in keys:
+        card = key & 63
+        k = best_k[card] if best_k is not None else 0
+        part = parts[k]
+        if part is None:  # this set choice's lanes, melds around each suit, and deadwood
+            combo = combos[k]
+            m = mask
+            for s in combo:
+                m &= ~s
+            lanes = (m & LANE, m >> 13 & LANE, m >> 26 & LANE, m >> 39)
+            sets = tuple([sc[s] for s in combo if s])
+            t0 = lm[0][lanes[0]]
+            t1 = lm[1][lanes[1]]
+            t2 = lm[2][lanes[2]]
+            t3 = lm[3][lanes[3]]
+            part = parts[k] = (
+                lanes,
+                (sets, sets + t0, sets + t0 + t1, sets + t0 + t1 + t2),
+                (t1 + t2 + t3, t2 + t3, t3, ()),
+                m ^ (ru[lanes[0]] | ru[lanes[1]] << 13 | ru[lanes[2]] << 26
+                     | ru[lanes[3]] << 39))
+        ls, pre, post, dead = part
+        suit = card // 13
+        sh = 13 * suit
+        nl = ls[suit] ^ 1 << (card - sh)
+        arr = _new(Arrangement)
+        _arr_melds(arr, pre[suit] + lm[suit][nl] + post[suit])
+        cs = _new(CardSet)
+        _cs_mask(cs, dead & ~(LANE << sh) | (nl & ~ru[nl]) << sh)
+        _arr_deadwood(arr, cs)
+        _arr_points(arr, key >> 12)
+        opt = _new(DiscardOption)
+        _opt_discard(opt, text[card])
+        _opt_arrangement(opt, arr)
+        out.append(opt)
+    return out
 
 
 def is_big_gin(hand: CardSet) -> bool:
