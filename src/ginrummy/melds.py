@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Final
 
-from .cards import LANE, POINTS, CardSet, card_text, parse_card
+from .cards import FULL_DECK, LANE, POINTS, CardSet, card_text, parse_card
 from .errors import InvalidNotationError
 
 __all__ = [
@@ -324,66 +324,6 @@ def _mk_arrangement(mask: int, melds: Iterable[int], points: int | None = None) 
     return _arrangement(ms, dead, points)
 
 
-def _arrange(mask: int) -> Arrangement:
-    """:func:`best_arrangement` of a mask known to be valid.
-
-    Runs only (no rank held 3+ times): the optimal runs of each lane from the tables. Otherwise
-    the first set choice (in :func:`_set_options` order) of minimum deadwood, as always. Melds
-    come out in the canonical order (sets by rank, then runs by suit and rank), so no sort.
-    """
-    rd = _RUN_DW
-    ru = _RUN_USED
-    a = mask & LANE
-    b = mask >> 13 & LANE
-    c = mask >> 26 & LANE
-    d = mask >> 39
-    three = (a & b & (c | d)) | (c & d & (a | b))
-    if not three:
-        ua = ru[a]
-        ub = ru[b]
-        uc = ru[c]
-        ud = ru[d]
-        if not (ua | ub | uc | ud):
-            return _arrangement((), mask, rd[a] + rd[b] + rd[c] + rd[d])
-        lm = _LANE_MELDS
-        melds = lm[0][a] + lm[1][b] + lm[2][c] + lm[3][d]
-        return _arrangement(melds, mask ^ (ua | ub << 13 | uc << 26 | ud << 39),
-                            rd[a] + rd[b] + rd[c] + rd[d])
-    best = _NO_DISCARD
-    best_m = mask
-    best_combo: tuple[int, ...] = ()
-    for combo in product(*_set_options(mask)):
-        m = mask
-        for s in combo:
-            m &= ~s
-        v = rd[m & LANE] + rd[m >> 13 & LANE] + rd[m >> 26 & LANE] + rd[m >> 39]
-        if v < best:
-            best = v
-            best_m = m
-            best_combo = combo
-    sc = _SET_CARDSETS
-    melds = tuple([sc[s] for s in best_combo if s])
-    m = best_m
-    a = m & LANE
-    b = m >> 13 & LANE
-    c = m >> 26 & LANE
-    d = m >> 39
-    ua = ru[a]
-    ub = ru[b]
-    uc = ru[c]
-    ud = ru[d]
-    if ua | ub | uc | ud:
-        lm = _LANE_MELDS
-        melds += lm[0][a] + lm[1][b] + lm[2][c] + lm[3][d]
-    return _arrangement(melds, m ^ (ua | ub << 13 | uc << 26 | ud << 39), best)
-
-
-def _meld_sort_key(m: CardSet) -> tuple[int, int]:
-    low = (m.mask & -m.mask).bit_length() - 1
-    is_set = 0 if _is_set_mask(m.mask) else 1
-    return (is_set, low % 13 * 4 + low // 13) if is_set == 0 else (is_set, low)
-
-
 def best_arrangement(cards: CardSet | int | str | Iterable[str] | Iterable[int]) -> Arrangement:
     """One arrangement of minimum deadwood (R-1.5) of any number of cards.
 
@@ -392,8 +332,109 @@ def best_arrangement(cards: CardSet | int | str | Iterable[str] | Iterable[int])
     >>> a = best_arrangement("3C 4C 5C 6C 3D 3H 6H 3S 4S 5S")
     >>> [m.format() for m in a.melds], a.deadwood.format(), a.deadwood_points
     (['3H 3D 3C', '3S 4S 5S', '4C 5C 6C'], '6H', 6)
+
+    How: runs only (no rank held 3+ times), the optimal runs of each lane come from the
+    tables. Otherwise the first set choice (in :func:`_set_options` order) of minimum deadwood;
+    a rank none of whose cards can be in a run is always melded whole there (leaving it out adds
+    its value to the deadwood), so only that choice is tried. Melds come out in the canonical
+    order (sets by rank, then runs by suit and rank), without a sort.
     """
-    return _arrange(cards.mask if type(cards) is CardSet else as_cardset(cards).mask)
+    if type(cards) is CardSet:
+        mask = cards.mask
+    elif type(cards) is int and 0 <= cards <= FULL_DECK:
+        mask = cards
+    else:
+        mask = as_cardset(cards).mask
+    rd = _RUN_DW
+    ru = _RUN_USED
+    lm = _LANE_MELDS
+    a = mask & LANE
+    b = mask >> 13 & LANE
+    c = mask >> 26 & LANE
+    d = mask >> 39
+    three = (a & b & (c | d)) | (c & d & (a | b))
+    if three:
+        s3 = mask & mask >> 1 & mask >> 2 & _RUN_START
+        cap = s3 | s3 << 1 | s3 << 2
+        four = a & b & c & d
+        sc = _SET_CARDSETS
+        m = mask
+        opts: list[list[int]] = []
+        fixed: list[CardSet] = []
+        choice = False
+        while three:
+            low = three & -three
+            three ^= low
+            col = mask & (_COL * low)
+            if not col & cap:
+                opts.append([col])
+                fixed.append(sc[col])
+                m ^= col
+            elif four & low:
+                # in _set_options order, without the choices that are strictly worse than
+                # another one (so never the first minimum): leaving out a card that cannot be
+                # in a run (the 4-card set is better), and no set with one such card only
+                capc = col & cap
+                o = [0, col] if capc & (capc - 1) else [col]
+                for bit in (low, low << 13, low << 26, low << 39):
+                    if capc & bit:
+                        o.append(col ^ bit)
+                opts.append(o)
+                choice = True
+            else:
+                opts.append([0, col])
+                choice = True
+        if choice:
+            best = _NO_DISCARD
+            best_combo: tuple[int, ...] = ()
+            for combo in product(*opts):
+                m = mask
+                for s in combo:
+                    m &= ~s
+                v = rd[m & LANE] + rd[m >> 13 & LANE] + rd[m >> 26 & LANE] + rd[m >> 39]
+                if v < best:
+                    best = v
+                    best_combo = combo
+            sets = tuple([sc[s] for s in best_combo if s])
+            m = mask
+            for s in best_combo:
+                m &= ~s
+        else:
+            sets = tuple(fixed)
+        a = m & LANE
+        b = m >> 13 & LANE
+        c = m >> 26 & LANE
+        d = m >> 39
+    else:
+        sets = ()
+        m = mask
+    ua = ru[a]
+    ub = ru[b]
+    uc = ru[c]
+    ud = ru[d]
+    arr = _new(Arrangement)
+    if ua | ub | uc | ud:
+        _arr_melds(arr, sets + lm[0][a] + lm[1][b] + lm[2][c] + lm[3][d])
+        m ^= ua | ub << 13 | uc << 26 | ud << 39
+    else:
+        _arr_melds(arr, sets)
+    if m == mask and type(cards) is CardSet:  # no meld: the deadwood is the (immutable) hand
+        _arr_deadwood(arr, cards)
+    else:
+        cs = _new(CardSet)
+        _cs_mask(cs, m)
+        _arr_deadwood(arr, cs)
+    _arr_points(arr, rd[a] + rd[b] + rd[c] + rd[d])
+    return arr
+
+
+_arrange = best_arrangement  # called with masks inside this module
+
+
+def _meld_sort_key(m: CardSet) -> tuple[int, int]:
+    low = (m.mask & -m.mask).bit_length() - 1
+    is_set = 0 if _is_set_mask(m.mask) else 1
+    return (is_set, low % 13 * 4 + low // 13) if is_set == 0 else (is_set, low)
 
 
 def min_deadwood(cards: CardSet | int | str | Iterable[str] | Iterable[int]) -> int:
