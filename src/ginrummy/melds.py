@@ -851,6 +851,14 @@ class LayoffResult:
     deadwood_points: int
 
 
+_lo_card = vars(Layoff)["card"].__set__
+_lo_onto = vars(Layoff)["onto"].__set__
+_lr_melds = vars(LayoffResult)["melds"].__set__
+_lr_layoffs = vars(LayoffResult)["layoffs"].__set__
+_lr_deadwood = vars(LayoffResult)["deadwood"].__set__
+_lr_points = vars(LayoffResult)["deadwood_points"].__set__
+
+
 def _layoff_options(defender: int, meld: int) -> list[list[int]]:
     """Per knocker meld: the ordered card lists the defender could lay off onto it."""
     if _is_set_mask(meld):
@@ -888,32 +896,67 @@ def best_layoff(defender: CardSet, knocker_melds: Iterable[CardSet]) -> LayoffRe
     """
     dmask = defender.mask
     kms = [m.mask for m in knocker_melds]
-    per = [_layoff_options(dmask, m) for m in kms]
-    best: tuple[int, int, list[tuple[int, int]]] | None = None
+    # the cards that could be laid off first: each 3-card set's missing card, the cards next to
+    # each run (R-6.2); chains only grow from these
+    hits: list[tuple[int, int]] = []  # (meld number, meld) of the melds the defender reaches
+    for i, mm in enumerate(kms):
+        low = (mm & -mm).bit_length() - 1
+        r = low % 13
+        if not mm & ~(_COL << r):
+            reach = (_COL << r) & ~mm if mm.bit_count() == 3 else 0
+        else:
+            reach = 1 << (low - 1) if r else 0
+            if (mm.bit_length() - 1) % 13 < 12:
+                reach |= 1 << mm.bit_length()
+        if reach & dmask:
+            hits.append((i, mm))
+    if not hits:  # nothing to lay off: the defender's own best arrangement
+        arr = best_arrangement(defender if type(defender) is CardSet else dmask)
+        res = _new(LayoffResult)
+        _lr_melds(res, arr.melds)
+        _lr_layoffs(res, ())
+        _lr_deadwood(res, arr.deadwood)
+        _lr_points(res, arr.deadwood_points)
+        return res
+    # every choice of cards per reached meld (the others take none), in meld order; the first
+    # of least (deadwood, cards laid off) wins
+    per = [_layoff_options(dmask, mm) for _, mm in hits]
+    mdm = min_deadwood_mask
+    best_v = mdm(dmask)
+    best_n = 0
+    best_combo: tuple[list[int], ...] | None = None
     for combo in product(*per):
         laid = 0
-        ok = True
+        n = 0
         for cards in combo:
             for c in cards:
-                if laid >> c & 1:
-                    ok = False
-                    break
                 laid |= 1 << c
-            if not ok:
-                break
-        if not ok:
+            n += len(cards)
+        if not n or laid.bit_count() != n:  # nothing laid off (done above), or a card twice
             continue
-        v = min_deadwood_mask(dmask & ~laid)
-        n = laid.bit_count()
-        if best is None or (v, n) < best[:2]:
-            best = (v, n, [(c, i) for i, cards in enumerate(combo) for c in cards])
-    assert best is not None
+        v = mdm(dmask & ~laid)
+        if v < best_v or (v == best_v and n < best_n):
+            best_v = v
+            best_n = n
+            best_combo = combo
+    chosen = ([] if best_combo is None else
+              [(c, hits[j][0]) for j, cards in enumerate(best_combo) for c in cards])
     laid_mask = 0
-    for c, _ in best[2]:
+    layoffs = []
+    text = _TEXT
+    for c, i in chosen:
         laid_mask |= 1 << c
+        lo = _new(Layoff)
+        _lo_card(lo, text[c])
+        _lo_onto(lo, i)
+        layoffs.append(lo)
     arr = best_arrangement(dmask & ~laid_mask)
-    return LayoffResult(arr.melds, tuple(Layoff(card_text(c), i) for c, i in best[2]),
-                        arr.deadwood, arr.deadwood_points)
+    res = _new(LayoffResult)
+    _lr_melds(res, arr.melds)
+    _lr_layoffs(res, tuple(layoffs))
+    _lr_deadwood(res, arr.deadwood)
+    _lr_points(res, arr.deadwood_points)
+    return res
 
 
 def parse_meld(text: str) -> CardSet:
