@@ -585,7 +585,9 @@ def evaluate_discards(hand: CardSet, forbidden: CardSet | None = None) -> list[D
 
     ``forbidden``: cards that may not be discarded (the card taken from the discard pile).
     One pass over the set choices of all 11 cards prices every discard at once (see
-    :func:`best_discard_deadwood`).
+    :func:`best_discard_deadwood`): for each card, the first set choice of least deadwood among
+    those that leave it free, its runs read from the per-lane tables. Each arrangement is then
+    built once, from shared meld CardSets, in the canonical meld order.
 
     >>> [(o.discard, o.deadwood_points) for o in evaluate_discards(
     ...     CardSet.parse("AS 2S 3S 8C 8D 8H 5H 6H 7H JC QC"))][:2]
@@ -604,55 +606,84 @@ def evaluate_discards(hand: CardSet, forbidden: CardSet | None = None) -> list[D
     # 1. every card's best deadwood: over the set choices that leave it outside their sets, the
     # first of least deadwood (runs priced per lane from the tables); sort keys
     # ``deadwood << 12 | tie`` give the order (lowest deadwood, then higher value, then card)
-    if not three:
-        combos: list[tuple[int, ...]] = [()]
-        best_k = None
-        keys = []
+    if not three:  # runs only: a discard changes its own lane only; one pass
+        lm = _LANE_MELDS
+        text = _TEXT
+        lanes = (a, b, c, d)
         base = rd[a] + rd[b] + rd[c] + rd[d]
-        for suit, lane in enumerate((a, b, c, d)):
+        t0 = lm[0][a]
+        t1 = lm[1][b]
+        t2 = lm[2][c]
+        t3 = lm[3][d]
+        pre = ((), t0, t0 + t1, t0 + t1 + t2)
+        post = (t1 + t2 + t3, t2 + t3, t3, ())
+        dead = mask ^ (ru[a] | ru[b] << 13 | ru[c] << 26 | ru[d] << 39)
+        pairs: list[tuple[int, DiscardOption]] = []
+        for suit in range(4):
             sh = 13 * suit
             free = allowed >> sh & LANE
+            if not free:
+                continue
+            lane = lanes[suit]
+            b0 = base - rd[lane]
+            before = pre[suit]
+            after = post[suit]
+            lms = lm[suit]
+            other = dead & ~(LANE << sh)
+            for r in _LANE_RANKS[free]:
+                nl = lane ^ 1 << r
+                v = b0 + rd[nl]
+                arr = _new(Arrangement)
+                _arr_melds(arr, before + lms[nl] + after)
+                cs = _new(CardSet)
+                _cs_mask(cs, other | (nl & ~ru[nl]) << sh)
+                _arr_deadwood(arr, cs)
+                _arr_points(arr, v)
+                opt = _new(DiscardOption)
+                _opt_discard(opt, text[sh + r])
+                _opt_arrangement(opt, arr)
+                pairs.append((v << 12 | tie[sh + r], opt))
+        pairs.sort()
+        return [o for _, o in pairs]
+    combos = list(product(*_set_options(mask)))
+    best_v = [_NO_DISCARD] * 52
+    best_k = [0] * 52
+    for k, combo in enumerate(combos):
+        m = mask
+        for s in combo:
+            m &= ~s
+        lanes = (m & LANE, m >> 13 & LANE, m >> 26 & LANE, m >> 39)
+        base = rd[lanes[0]] + rd[lanes[1]] + rd[lanes[2]] + rd[lanes[3]]
+        free_all = m & allowed
+        for suit in range(4):
+            sh = 13 * suit
+            free = free_all >> sh & LANE
             if free:
+                lane = lanes[suit]
                 b0 = base - rd[lane]
                 for r in _LANE_RANKS[free]:
-                    keys.append((b0 + rd[lane ^ 1 << r]) << 12 | tie[sh + r])
-    else:
-        combos = list(product(*_set_options(mask)))
-        best_v: dict[int, int] = {}
-        best_k = {}
-        for k, combo in enumerate(combos):
-            m = mask
-            for s in combo:
-                m &= ~s
-            lanes = (m & LANE, m >> 13 & LANE, m >> 26 & LANE, m >> 39)
-            base = rd[lanes[0]] + rd[lanes[1]] + rd[lanes[2]] + rd[lanes[3]]
-            free_all = m & allowed
-            for suit in range(4):
-                sh = 13 * suit
-                free = free_all >> sh & LANE
-                if free:
-                    lane = lanes[suit]
-                    b0 = base - rd[lane]
-                    for r in _LANE_RANKS[free]:
-                        v = b0 + rd[lane ^ 1 << r]
-                        card = sh + r
-                        cur = best_v.get(card)
-                        if cur is None or v < cur:
-                            best_v[card] = v
-                            best_k[card] = k
-        keys = [v << 12 | tie[card] for card, v in best_v.items()]
+                    v = b0 + rd[lane ^ 1 << r]
+                    if v < best_v[sh + r]:
+                        best_v[sh + r] = v
+                        best_k[sh + r] = k
+    keys = []
+    for sh in (0, 13, 26, 39):
+        for r in _LANE_RANKS[allowed >> sh & LANE]:
+            v = best_v[sh + r]
+            if v < _NO_DISCARD:  # some set choice leaves the card free
+                keys.append(v << 12 | tie[sh + r])
     keys.sort()
     # 2. the options in that order, each arrangement built from the tables (canonical meld
     # order: sets by rank, then runs by suit and rank; no sort)
-    lm = _LANE_MELDS
-    text = _TEXT
+    lm2 = _LANE_MELDS
+    text2 = _TEXT
     sc = _SET_CARDSETS
     out: list[DiscardOption] = []
     parts: list[tuple[tuple[int, int, int, int], tuple[tuple[CardSet, ...], ...],
                       tuple[tuple[CardSet, ...], ...], int] | None] = [None] * len(combos)
     for key in keys:
         card = key & 63
-        k = best_k[card] if best_k is not None else 0
+        k = best_k[card]
         part = parts[k]
         if part is None:  # this set choice's lanes, melds around each suit, and deadwood
             combo = combos[k]
@@ -661,28 +692,28 @@ def evaluate_discards(hand: CardSet, forbidden: CardSet | None = None) -> list[D
                 m &= ~s
             lanes = (m & LANE, m >> 13 & LANE, m >> 26 & LANE, m >> 39)
             sets = tuple([sc[s] for s in combo if s])
-            t0 = lm[0][lanes[0]]
-            t1 = lm[1][lanes[1]]
-            t2 = lm[2][lanes[2]]
-            t3 = lm[3][lanes[3]]
+            u0 = lm2[0][lanes[0]]
+            u1 = lm2[1][lanes[1]]
+            u2 = lm2[2][lanes[2]]
+            u3 = lm2[3][lanes[3]]
             part = parts[k] = (
                 lanes,
-                (sets, sets + t0, sets + t0 + t1, sets + t0 + t1 + t2),
-                (t1 + t2 + t3, t2 + t3, t3, ()),
+                (sets, sets + u0, sets + u0 + u1, sets + u0 + u1 + u2),
+                (u1 + u2 + u3, u2 + u3, u3, ()),
                 m ^ (ru[lanes[0]] | ru[lanes[1]] << 13 | ru[lanes[2]] << 26
                      | ru[lanes[3]] << 39))
-        ls, pre, post, dead = part
+        ls, before4, after4, dead_k = part
         suit = card // 13
         sh = 13 * suit
         nl = ls[suit] ^ 1 << (card - sh)
         arr = _new(Arrangement)
-        _arr_melds(arr, pre[suit] + lm[suit][nl] + post[suit])
+        _arr_melds(arr, before4[suit] + lm2[suit][nl] + after4[suit])
         cs = _new(CardSet)
-        _cs_mask(cs, dead & ~(LANE << sh) | (nl & ~ru[nl]) << sh)
+        _cs_mask(cs, dead_k & ~(LANE << sh) | (nl & ~ru[nl]) << sh)
         _arr_deadwood(arr, cs)
         _arr_points(arr, key >> 12)
         opt = _new(DiscardOption)
-        _opt_discard(opt, text[card])
+        _opt_discard(opt, text2[card])
         _opt_arrangement(opt, arr)
         out.append(opt)
     return out
