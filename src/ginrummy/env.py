@@ -113,6 +113,11 @@ def index_action(index: int) -> Action:
     return Action(ActionKind.GIN, i - _GIN)
 
 
+#: every index's action and its text (actions are immutable values).
+_INDEX_ACTIONS = tuple(index_action(i) for i in range(N_ACTIONS))
+_INDEX_TEXTS = tuple(a.text for a in _INDEX_ACTIONS)
+
+
 def observation_of(view: PlayerView, progress: tuple[int, int] = (0, 0),
                    target: int | None = None) -> np.ndarray:
     """The observation vector of a view (shape ``(376,)``, ``float32``, values in 0..1).
@@ -150,11 +155,13 @@ def _vector(hand: int, pile: tuple[int, ...] | list[int], opp_known: int, opp_di
         top = 1 << pile[-1]
         for c in pile[:-1]:
             rest |= 1 << c
-    raw = b"".join(m.to_bytes(7, "little") for m in
-                   (hand, top, rest, opp_known, opp_discarded, opp_passed, unseen))
-    planes = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")
+    # the seven 52-bit planes side by side, 56 bits (7 bytes) apart, in one integer
+    planes = np.unpackbits(np.frombuffer(
+        (hand | top << 56 | rest << 112 | opp_known << 168 | opp_discarded << 224
+         | opp_passed << 280 | unseen << 336).to_bytes(49, "little"), dtype=np.uint8),
+        bitorder="little")
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    out[:_PLANES * 52] = planes.reshape(_PLANES, 56)[:, :52].ravel()
+    out[:_PLANES * 52].reshape(_PLANES, 52)[:] = planes.reshape(_PLANES, 56)[:, :52]
     base = _PLANES * 52
     out[base] = stock_count / _MAX_STOCK
     out[base + 1] = min(knock_limit, 10) / 10
@@ -263,9 +270,8 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
             return []
         key = (len(self.game.deals) if self.game else 0, len(h.history))
         if self._legal_key != key:
-            acts = h.legal_actions()
-            self._legal = [action_index(a) for a in acts]
-            self._legal_text = [a.text for a in acts]
+            self._legal = [action_index(a) for a in h.legal_actions()]
+            self._legal_text = [_INDEX_TEXTS[i] for i in self._legal]
             self._legal_key = key
         return list(self._legal)
 
@@ -278,8 +284,7 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         progress = (g.progress(seat), g.progress(1 - seat))
         target = self.rules.target if self.episode == "game" else None
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        for i in self.legal_actions(agent):
-            mask[i] = 1
+        mask[self.legal_actions(agent)] = 1
         seen = self._seen[seat]
         hand = h.hands[seat]
         opp_known = h.known[1 - seat]
@@ -344,8 +349,13 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
 
     def _set_infos(self) -> None:
         h = self.hand
-        self.infos = {a: {"legal": list(self._legal_text) if self.legal_actions(a) else [],
-                          "hand_number": len(self.game.deals) if self.game else 0}
+        number = len(self.game.deals) if self.game else 0
+        # only the seat to act has legal actions (none once the deal is over)
+        to_act = None if h.is_over else self.possible_agents[h.current]
+        if to_act is not None and not self.legal_actions(to_act):
+            to_act = None
+        self.infos = {a: {"legal": list(self._legal_text) if a == to_act else [],
+                          "hand_number": number}
                       for a in self.agents}
         if h.is_over and h.outcome is not None:
             for a in self.agents:
@@ -367,11 +377,13 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         if isinstance(action, bool) or not isinstance(action, int | np.integer):
             raise ValueError(f"an action is an integer index 0..{N_ACTIONS - 1}, "
                              f"not {action!r}")
-        a = index_action(int(action))
+        i = int(action)
+        a = _INDEX_ACTIONS[i] if 0 <= i < N_ACTIONS else index_action(i)  # (which raises)
         g = self.game
         assert g is not None
         h = self.hand
-        h.verify(a)  # raises before anything changes
+        if i not in self.legal_actions(agent):
+            h.verify(a)  # raises (with the reason) before anything changes
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {x: 0.0 for x in self.agents}
         seat = h.current

@@ -479,6 +479,31 @@ def _lane_drop(lane: int, allowed: int) -> int:
     return best - rd[lane]
 
 
+def _discard_deadwoods(mask: int) -> dict[int, int]:
+    """``{card: min_deadwood_mask(mask without card)}`` for every card of ``mask`` (R-1.5):
+    runs only (no rank held 3+ times), one table lookup per card; otherwise per card."""
+    rd = _RUN_DW
+    a = mask & LANE
+    b = mask >> 13 & LANE
+    c = mask >> 26 & LANE
+    d = mask >> 39
+    if (a & b & (c | d)) | (c & d & (a | b)):
+        out = {}
+        x = mask
+        while x:
+            low = x & -x
+            x ^= low
+            out[low.bit_length() - 1] = min_deadwood_mask(mask ^ low)
+        return out
+    base = rd[a] + rd[b] + rd[c] + rd[d]
+    out = {}
+    for sh, lane in ((0, a), (13, b), (26, c), (39, d)):
+        b0 = base - rd[lane]
+        for r in _LANE_RANKS[lane]:
+            out[sh + r] = b0 + rd[lane ^ 1 << r]
+    return out
+
+
 def best_discard_deadwood(mask: int, forbidden: int = 0) -> int:
     """Minimum 10-card deadwood over the legal discards of the cards in ``mask`` (R-1.6).
 
