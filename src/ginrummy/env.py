@@ -149,12 +149,15 @@ def observation_of(view: PlayerView, progress: tuple[int, int] = (0, 0),
 def _vector(hand: int, pile: tuple[int, ...] | list[int], opp_known: int, opp_discarded: int,
             opp_passed: int, unseen: int, stock_count: int, knock_limit: int, phase: Phase,
             to_act: bool, dealt: bool, opp_cards: int, progress: tuple[int, int],
-            target: int | None) -> np.ndarray:
+            target: int | None, pile_mask: int | None = None) -> np.ndarray:
     top = rest = 0
     if pile:
         top = 1 << pile[-1]
-        for c in pile[:-1]:
-            rest |= 1 << c
+        if pile_mask is not None:  # the pile's cards, known
+            rest = pile_mask ^ top
+        else:
+            for c in pile[:-1]:
+                rest |= 1 << c
     # the seven 52-bit planes side by side, 56 bits (7 bytes) apart, in one integer
     planes = np.unpackbits(np.frombuffer(
         (hand | top << 56 | rest << 112 | opp_known << 168 | opp_discarded << 224
@@ -243,6 +246,7 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         self._legal: list[int] = []
         self._legal_text: list[str] = []
         self._legal_key: tuple[int, int] = (-1, -1)
+        self._pile_mask = 0  # the cards of the deal's discard pile
 
     # --------------------------------------------------------------------------- spaces
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -288,14 +292,12 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         seen = self._seen[seat]
         hand = h.hands[seat]
         opp_known = h.known[1 - seat]
-        pile_mask = 0
-        for c in h.discard_pile:
-            pile_mask |= 1 << c
+        pile_mask = self._pile_mask
         unseen = _FULL & ~hand & ~opp_known & ~pile_mask & ~seen.own_knock
         obs = _vector(hand, h.discard_pile, opp_known, seen.opp_discarded, seen.opp_passed,
                       unseen, h.stock_count, h.knock_limit, h.phase,
                       h.current == seat and not h.is_over, h.dealer == seat,
-                      h.hands[1 - seat].bit_count(), progress, target)
+                      h.hands[1 - seat].bit_count(), progress, target, pile_mask)
         return {"observation": obs, "action_mask": mask}
 
     def _track(self, seat: int, a: Action, top: int | None, offer: bool) -> None:
@@ -346,6 +348,9 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         self.game.new_hand(deck)
         self._seen = [_Seen(), _Seen()]
         self._legal_key = (-1, -1)
+        self._pile_mask = 0
+        for c in self.hand.discard_pile:
+            self._pile_mask |= 1 << c
 
     def _set_infos(self) -> None:
         h = self.hand
@@ -387,9 +392,17 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {x: 0.0 for x in self.agents}
         seat = h.current
-        top = h.discard_pile[-1] if h.discard_pile else None
+        pile = h.discard_pile
+        n_pile = len(pile)
+        top = pile[-1] if pile else None
         offer = h.phase is Phase.OFFER
         g.apply(a)
+        # the pile gains or loses at most its top card per action
+        if len(pile) > n_pile:
+            self._pile_mask |= 1 << pile[-1]
+        elif len(pile) < n_pile:
+            assert top is not None
+            self._pile_mask &= ~(1 << top)
         self._track(seat, a, top, offer)
         self._actions += 1
         if h.is_over:
