@@ -269,15 +269,19 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
 
     def legal_actions(self, agent: str) -> list[int]:
         """Indices of ``agent``'s legal actions now (empty when it is not to act)."""
+        return list(self._legal_of(self.possible_agents.index(agent)))
+
+    def _legal_of(self, seat: int) -> list[int]:
+        """:meth:`legal_actions` of ``seat``, the cached list itself (not to be changed)."""
         h = self.hand
-        if self.possible_agents.index(agent) != h.current or h.is_over:
+        if seat != h.current or h.phase is Phase.DONE:
             return []
         key = (len(self.game.deals) if self.game else 0, len(h.history))
         if self._legal_key != key:
             self._legal = [action_index(a) for a in h.legal_actions()]
             self._legal_text = [_INDEX_TEXTS[i] for i in self._legal]
             self._legal_key = key
-        return list(self._legal)
+        return self._legal
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation (:func:`observation_of`'s layout) and action mask."""
@@ -288,7 +292,7 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         progress = (g.progress(seat), g.progress(1 - seat))
         target = self.rules.target if self.episode == "game" else None
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        mask[self.legal_actions(agent)] = 1
+        mask[self._legal_of(seat)] = 1
         seen = self._seen[seat]
         hand = h.hands[seat]
         opp_known = h.known[1 - seat]
@@ -357,7 +361,7 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         number = len(self.game.deals) if self.game else 0
         # only the seat to act has legal actions (none once the deal is over)
         to_act = None if h.is_over else self.possible_agents[h.current]
-        if to_act is not None and not self.legal_actions(to_act):
+        if to_act is not None and not self._legal_of(h.current):
             to_act = None
         self.infos = {a: {"legal": list(self._legal_text) if a == to_act else [],
                           "hand_number": number}
@@ -387,7 +391,7 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         g = self.game
         assert g is not None
         h = self.hand
-        if i not in self.legal_actions(agent):
+        if i not in self._legal_of(h.current):
             h.verify(a)  # raises (with the reason) before anything changes
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {x: 0.0 for x in self.agents}
