@@ -21,6 +21,7 @@ from ginrummy.melds import (
     DiscardOption,
     Layoff,
     LayoffResult,
+    _discard_deadwoods,
     _layoff_options,
     _meld_sort_key,
     _set_options,
@@ -146,6 +147,17 @@ def test_best_layoff_is_the_plain_one(sd: tuple[frozenset[int], list[frozenset[i
     assert got == want
     assert type(got) is LayoffResult and all(type(lo) is Layoff for lo in got.layoffs)
     assert type(got.deadwood) is CardSet and _canonical(got.melds)
+
+
+@SETTINGS
+@given(hands(11))
+def test_discard_deadwoods_one_pass(hand: frozenset[int]) -> None:
+    """R-1.5: the one-pass deadwood after each discard (used by HandState.legal_actions) is the
+    minimum deadwood of the 10 cards kept, for every card, in card order."""
+    mask = mask_of(hand)
+    got = _discard_deadwoods(mask)
+    assert list(got) == sorted(hand)
+    assert got == {c: min_deadwood_mask(mask & ~(1 << c)) for c in sorted(hand)}
 
 
 def test_results_stay_immutable() -> None:
