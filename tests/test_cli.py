@@ -321,6 +321,50 @@ def test_big_gin_and_plain_knocker_list() -> None:
     assert res["points"] == 26 and res["knocker_deadwood"] == ["4H"]
 
 
+
+BIG_GIN_KNOCKER = {"melds": [["3S", "4S", "5S"], ["9H", "9D", "9C", "9S"],
+                             ["TD", "JD", "QD", "KD"]], "deadwood": []}
+BIG_GIN_DEFENDER = "6S 7S 8C QH QS 4C 5C 6C AC 2D"
+
+
+@pytest.mark.parametrize("rules", [{"big_gin_bonus": 31}, {"preset": "pagat", "big_gin_bonus": 50}])
+def test_big_gin_without_the_flag(rules: dict[str, Any]) -> None:
+    """R-5.3: 11 melded cards shown under rules that play big gin can only be a big gin, so the
+    "big_gin" key is not needed; the result equals the one with the flag."""
+    data = {"knocker": BIG_GIN_KNOCKER, "defender": BIG_GIN_DEFENDER, "rules": rules}
+    res = score_json(data)
+    bonus = rules["big_gin_bonus"]
+    assert (res["result"], res["winner"], res["points"]) == ("big_gin", "knocker", 44 + bonus)
+    assert res["breakdown"][-1] == {"code": "big_gin_bonus", "points": bonus}
+    assert res == score_json({**data, "big_gin": True})
+    # a plain list of 11 cards: the default spread melds all of them
+    plain = {**data, "knocker": "3S 4S 5S 9H 9D 9C 9S TD JD QD KD"}
+    assert score_json(plain)["result"] == "big_gin"
+    # 10 cards stay a knock or gin as before
+    ten = {**data, "knocker": "3S 4S 5S 9H 9D 9C TD JD QD KD"}
+    assert score_json(ten)["result"] == "gin"
+
+
+def test_big_gin_without_the_flag_errors() -> None:
+    """R-5.3: 11 cards with deadwood are neither a knock nor a big gin; rules without big gin
+    refuse 11 cards and say how to play it; an explicit false still means 10 cards."""
+    rules = {"big_gin_bonus": 31}
+    data = {"knocker": BIG_GIN_KNOCKER, "defender": BIG_GIN_DEFENDER}
+    score_bad(data, "the knocker shows 11 cards; expected 10 (11 melded cards are a big gin, "
+                    'which these rules do not play: set "rules": {"big_gin_bonus": 31})')
+    score_bad({**data, "rules": "oklahoma", "upcard": "KH"}, "which these rules do not play")
+    score_bad({**data, "rules": rules, "knocker": "3S 4S 5S 9H 9D 9C 9S TD JD QD 2H"},
+              "not big gin: the knocker's deadwood is 2 (a knock shows 10 cards, big gin 11 "
+              "melded cards)")
+    score_bad({**data, "rules": rules, "knocker": {"melds": BIG_GIN_KNOCKER["melds"][:2],
+                                                   "deadwood": []}},
+              "the knocker shows 7 cards; expected 10, or 11 for big gin")
+    score_bad({**data, "rules": rules, "big_gin": False},
+              'the knocker shows 11 cards; expected 10 ("big_gin" is false)')
+    score_bad({**data, "rules": rules, "big_gin": True, "knocker": "3S 4S 5S 9H 9D 9C TD JD QD KD"},
+              "the knocker shows 10 cards; expected 11 for big gin")
+
+
 def test_score_readable_plain_and_rich(tmp_path: Path) -> None:
     f = tmp_path / "t5.json"
     f.write_text(json.dumps({"knocker": T5_KNOCKER, "defender": T5_DEFENDER}))
@@ -462,7 +506,7 @@ def test_lazy_command_listed_without_import_then_runs(probe_module: str) -> None
 
 def test_planned_commands_are_registered_lazily() -> None:
     assert {"serve", "tournament", "verify", "sheet"} <= set(cli._LAZY)
-    assert all(lz.module.startswith("ginrummy.cli_") for lz in cli._LAZY.values())
+    assert all(lz.module.startswith("ginrummy.cli.") for lz in cli._LAZY.values())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -524,12 +568,12 @@ def test_help_does_not_import_the_web_stack() -> None:
 
 
 def test_internal_error_is_one_line_without_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ginrummy.cli_hand
+    import ginrummy.cli.analyze
 
     def boom(*_: object, **__: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(ginrummy.cli_hand, "analyze_hand", boom)
+    monkeypatch.setattr(ginrummy.cli.analyze, "analyze_hand", boom)
     monkeypatch.delenv("GINRUMMY_DEBUG", raising=False)
     r = run("analyze", "7H")
     assert r.exit_code == 1

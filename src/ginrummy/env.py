@@ -113,6 +113,11 @@ def index_action(index: int) -> Action:
     return Action(ActionKind.GIN, i - _GIN)
 
 
+#: every index's action and its text (actions are immutable values).
+_INDEX_ACTIONS = tuple(index_action(i) for i in range(N_ACTIONS))
+_INDEX_TEXTS = tuple(a.text for a in _INDEX_ACTIONS)
+
+
 def observation_of(view: PlayerView, progress: tuple[int, int] = (0, 0),
                    target: int | None = None) -> np.ndarray:
     """The observation vector of a view (shape ``(376,)``, ``float32``, values in 0..1).
@@ -144,17 +149,22 @@ def observation_of(view: PlayerView, progress: tuple[int, int] = (0, 0),
 def _vector(hand: int, pile: tuple[int, ...] | list[int], opp_known: int, opp_discarded: int,
             opp_passed: int, unseen: int, stock_count: int, knock_limit: int, phase: Phase,
             to_act: bool, dealt: bool, opp_cards: int, progress: tuple[int, int],
-            target: int | None) -> np.ndarray:
+            target: int | None, pile_mask: int | None = None) -> np.ndarray:
     top = rest = 0
     if pile:
         top = 1 << pile[-1]
-        for c in pile[:-1]:
-            rest |= 1 << c
-    raw = b"".join(m.to_bytes(7, "little") for m in
-                   (hand, top, rest, opp_known, opp_discarded, opp_passed, unseen))
-    planes = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")
+        if pile_mask is not None:  # the pile's cards, known
+            rest = pile_mask ^ top
+        else:
+            for c in pile[:-1]:
+                rest |= 1 << c
+    # the seven 52-bit planes side by side, 56 bits (7 bytes) apart, in one integer
+    planes = np.unpackbits(np.frombuffer(
+        (hand | top << 56 | rest << 112 | opp_known << 168 | opp_discarded << 224
+         | opp_passed << 280 | unseen << 336).to_bytes(49, "little"), dtype=np.uint8),
+        bitorder="little")
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    out[:_PLANES * 52] = planes.reshape(_PLANES, 56)[:, :52].ravel()
+    out[:_PLANES * 52].reshape(_PLANES, 52)[:] = planes.reshape(_PLANES, 56)[:, :52]
     base = _PLANES * 52
     out[base] = stock_count / _MAX_STOCK
     out[base + 1] = min(knock_limit, 10) / 10
@@ -236,6 +246,7 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         self._legal: list[int] = []
         self._legal_text: list[str] = []
         self._legal_key: tuple[int, int] = (-1, -1)
+        self._pile_mask = 0  # the cards of the deal's discard pile
 
     # --------------------------------------------------------------------------- spaces
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -258,16 +269,19 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
 
     def legal_actions(self, agent: str) -> list[int]:
         """Indices of ``agent``'s legal actions now (empty when it is not to act)."""
+        return list(self._legal_of(self.possible_agents.index(agent)))
+
+    def _legal_of(self, seat: int) -> list[int]:
+        """:meth:`legal_actions` of ``seat``, the cached list itself (not to be changed)."""
         h = self.hand
-        if self.possible_agents.index(agent) != h.current or h.is_over:
+        if seat != h.current or h.phase is Phase.DONE:
             return []
         key = (len(self.game.deals) if self.game else 0, len(h.history))
         if self._legal_key != key:
-            acts = h.legal_actions()
-            self._legal = [action_index(a) for a in acts]
-            self._legal_text = [a.text for a in acts]
+            self._legal = [action_index(a) for a in h.legal_actions()]
+            self._legal_text = [_INDEX_TEXTS[i] for i in self._legal]
             self._legal_key = key
-        return list(self._legal)
+        return self._legal
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation (:func:`observation_of`'s layout) and action mask."""
@@ -278,19 +292,16 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         progress = (g.progress(seat), g.progress(1 - seat))
         target = self.rules.target if self.episode == "game" else None
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        for i in self.legal_actions(agent):
-            mask[i] = 1
+        mask[self._legal_of(seat)] = 1
         seen = self._seen[seat]
         hand = h.hands[seat]
         opp_known = h.known[1 - seat]
-        pile_mask = 0
-        for c in h.discard_pile:
-            pile_mask |= 1 << c
+        pile_mask = self._pile_mask
         unseen = _FULL & ~hand & ~opp_known & ~pile_mask & ~seen.own_knock
         obs = _vector(hand, h.discard_pile, opp_known, seen.opp_discarded, seen.opp_passed,
                       unseen, h.stock_count, h.knock_limit, h.phase,
                       h.current == seat and not h.is_over, h.dealer == seat,
-                      h.hands[1 - seat].bit_count(), progress, target)
+                      h.hands[1 - seat].bit_count(), progress, target, pile_mask)
         return {"observation": obs, "action_mask": mask}
 
     def _track(self, seat: int, a: Action, top: int | None, offer: bool) -> None:
@@ -341,11 +352,19 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         self.game.new_hand(deck)
         self._seen = [_Seen(), _Seen()]
         self._legal_key = (-1, -1)
+        self._pile_mask = 0
+        for c in self.hand.discard_pile:
+            self._pile_mask |= 1 << c
 
     def _set_infos(self) -> None:
         h = self.hand
-        self.infos = {a: {"legal": list(self._legal_text) if self.legal_actions(a) else [],
-                          "hand_number": len(self.game.deals) if self.game else 0}
+        number = len(self.game.deals) if self.game else 0
+        # only the seat to act has legal actions (none once the deal is over)
+        to_act = None if h.is_over else self.possible_agents[h.current]
+        if to_act is not None and not self._legal_of(h.current):
+            to_act = None
+        self.infos = {a: {"legal": list(self._legal_text) if a == to_act else [],
+                          "hand_number": number}
                       for a in self.agents}
         if h.is_over and h.outcome is not None:
             for a in self.agents:
@@ -367,17 +386,27 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
         if isinstance(action, bool) or not isinstance(action, int | np.integer):
             raise ValueError(f"an action is an integer index 0..{N_ACTIONS - 1}, "
                              f"not {action!r}")
-        a = index_action(int(action))
+        i = int(action)
+        a = _INDEX_ACTIONS[i] if 0 <= i < N_ACTIONS else index_action(i)  # (which raises)
         g = self.game
         assert g is not None
         h = self.hand
-        h.verify(a)  # raises before anything changes
+        if i not in self._legal_of(h.current):
+            h.verify(a)  # raises (with the reason) before anything changes
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {x: 0.0 for x in self.agents}
         seat = h.current
-        top = h.discard_pile[-1] if h.discard_pile else None
+        pile = h.discard_pile
+        n_pile = len(pile)
+        top = pile[-1] if pile else None
         offer = h.phase is Phase.OFFER
         g.apply(a)
+        # the pile gains or loses at most its top card per action
+        if len(pile) > n_pile:
+            self._pile_mask |= 1 << pile[-1]
+        elif len(pile) < n_pile:
+            assert top is not None
+            self._pile_mask &= ~(1 << top)
         self._track(seat, a, top, offer)
         self._actions += 1
         if h.is_over:

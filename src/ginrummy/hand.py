@@ -25,6 +25,7 @@ from .cards import POINTS, CardSet, card_rank, card_suit, card_text, parse_card
 from .errors import IllegalActionError, InvalidNotationError
 from .melds import (
     Arrangement,
+    _discard_deadwoods,
     default_spread,
     min_deadwood_mask,
     validate_spread,
@@ -36,6 +37,10 @@ __all__ = ["Phase", "HandState", "HandOutcome", "Event", "STOCK_FLOOR", "oklahom
 
 #: the last two stock cards are never drawn (R-8.1).
 STOCK_FLOOR = 2
+# the discard, knock (default spread) and gin of every card: equal values, made once
+_DISCARDS = tuple(Action(ActionKind.DISCARD, c) for c in range(52))
+_KNOCKS = tuple(Action(ActionKind.KNOCK, c) for c in range(52))
+_GINS = tuple(Action(ActionKind.GIN, c) for c in range(52))
 
 
 class Phase(StrEnum):
@@ -192,20 +197,20 @@ class HandState:
             return [DRAW_DISCARD, PASS] if self._knock_possible(mask, 1 << top) else [PASS]
         if ph is Phase.DISCARD:
             mask = self.hands[self.current]
-            forbidden = 1 << self.taken_card if self.taken_card is not None else 0
+            taken = self.taken_card
             out = []
             knocks = []
             limit = self.knock_limit
-            for c in CardSet(mask):
-                if forbidden >> c & 1:
+            plain = not self.must_knock
+            for c, dw in _discard_deadwoods(mask).items():  # in card order
+                if c == taken:
                     continue
-                if not self.must_knock:
-                    out.append(Action(ActionKind.DISCARD, c))
-                dw = min_deadwood_mask(mask ^ (1 << c))
+                if plain:
+                    out.append(_DISCARDS[c])
                 if dw == 0:
-                    knocks.append(Action(ActionKind.GIN, c))
+                    knocks.append(_GINS[c])
                 elif dw <= limit:
-                    knocks.append(Action(ActionKind.KNOCK, c))
+                    knocks.append(_KNOCKS[c])
             out.extend(knocks)
             if self.rules.big_gin_bonus is not None and min_deadwood_mask(mask) == 0:
                 out.append(BIG_GIN)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Final
 
-from .cards import LANE, POINTS, CardSet, card_text, parse_card
+from .cards import FULL_DECK, LANE, POINTS, CardSet, card_text, parse_card
 from .errors import InvalidNotationError
 
 __all__ = [
@@ -88,11 +88,68 @@ def _build_drop_table() -> list[int]:
 
 
 _RUN_DROP = _build_drop_table()
+#: per 13-bit lane: the cards of its optimal runs (the union of ``_RUN_MELDS[lane]``).
+_RUN_USED: Final = [sum(rs) for rs in _RUN_MELDS]
+#: per 13-bit lane: its ranks, ascending.
+_LANE_RANKS: Final = [tuple(r for r in range(13) if m >> r & 1) for m in range(8192)]
+#: per card: its place among equal deadwood in :func:`evaluate_discards` (higher value first,
+#: then card order), ``(10 - value) << 6 | card``.
+_DISCARD_TIE: Final = tuple((10 - POINTS[c]) << 6 | c for c in range(52))
 #: per 13-bit lane: the value of its cards in points (R-1.2).
 _LANE_POINTS: Final = [sum(POINTS[r] for r in range(13) if m >> r & 1) for m in range(8192)]
 _CACHE: dict[int, int] = {}
 _CACHE11: dict[int, int] = {}
 _CACHE_LIMIT: Final = 1 << 18  # per cache; about 18 MiB when full (a full clear, then refill)
+#: the text of every card int, for the discard of a :class:`DiscardOption`.
+_TEXT: Final = tuple(card_text(c) for c in range(52))
+
+# Fast construction of immutable results: a new instance and its slots set directly, exactly what
+# the (frozen) ``__init__`` does, without its checks and attribute-guard calls. Only for values
+# known to be valid (a mask inside the deck, melds built from the tables).
+_new = object.__new__
+_cs_mask = vars(CardSet)["mask"].__set__
+
+
+def _cardset(mask: int) -> CardSet:
+    cs = _new(CardSet)
+    _cs_mask(cs, mask)
+    return cs
+
+
+#: the CardSet of every set meld (3 or 4 cards of a rank): 13 x 5 of them, shared.
+_SET_CARDSETS: Final = {
+    m: _cardset(m)
+    for r in range(13)
+    for m in [_COL << r] + [(_COL << r) & ~(1 << (13 * s + r)) for s in range(4)]
+}
+#: the CardSet of every run (3+ consecutive cards of a suit): 4 x 66 of them, shared.
+_RUN_CARDSETS: Final = {
+    seg << (13 * s): _cardset(seg << (13 * s))
+    for s in range(4)
+    for lo in range(11)
+    for hi in range(lo + 2, 13)
+    for seg in [((1 << (hi - lo + 1)) - 1) << lo]
+}
+
+
+def _build_lane_melds() -> list[list[tuple[CardSet, ...]]]:
+    """Per suit, per 13-bit lane: the lane's optimal runs (``_RUN_MELDS``) as that suit's shared
+    run CardSets (a table, about 1.5 MB, built once)."""
+    out = []
+    for s in range(4):
+        sh = 13 * s
+        rc = _RUN_CARDSETS
+        out.append([tuple([rc[r << sh] for r in runs]) if runs else () for runs in _RUN_MELDS])
+    return out
+
+
+_LANE_MELDS: Final = _build_lane_melds()
+
+
+def _clear_caches() -> None:
+    """Empty the caches of this module (the benchmarks solve every hand cold); the tables stay."""
+    _CACHE.clear()
+    _CACHE11.clear()
 #: bits of the ranks A..J of every suit: where a 3-card run may start.
 _RUN_START: Final = sum(0x7FF << (13 * s) for s in range(4))
 
@@ -238,9 +295,25 @@ class Arrangement:
         }
 
 
+_arr_melds = vars(Arrangement)["melds"].__set__
+_arr_deadwood = vars(Arrangement)["deadwood"].__set__
+_arr_points = vars(Arrangement)["deadwood_points"].__set__
+
+
+def _arrangement(melds: tuple[CardSet, ...], dead: int, points: int) -> Arrangement:
+    """``Arrangement(melds, CardSet(dead), points)`` built directly (see ``_new``)."""
+    a = _new(Arrangement)
+    _arr_melds(a, melds)
+    cs = _new(CardSet)
+    _cs_mask(cs, dead)
+    _arr_deadwood(a, cs)
+    _arr_points(a, points)
+    return a
+
+
 def _mk_arrangement(mask: int, melds: Iterable[int], points: int | None = None) -> Arrangement:
     """The arrangement of ``mask`` with these melds (``points``: the deadwood value if known)."""
-    ms = tuple(sorted((CardSet(m) for m in melds), key=_meld_sort_key))
+    ms = tuple(sorted((_cardset(m) for m in melds), key=_meld_sort_key))
     used = 0
     for m in ms:
         used |= m.mask
@@ -248,13 +321,7 @@ def _mk_arrangement(mask: int, melds: Iterable[int], points: int | None = None) 
     if points is None:
         lp = _LANE_POINTS
         points = lp[dead & LANE] + lp[dead >> 13 & LANE] + lp[dead >> 26 & LANE] + lp[dead >> 39]
-    return Arrangement(ms, CardSet(dead), points)
-
-
-def _meld_sort_key(m: CardSet) -> tuple[int, int]:
-    low = (m.mask & -m.mask).bit_length() - 1
-    is_set = 0 if _is_set_mask(m.mask) else 1
-    return (is_set, low % 13 * 4 + low // 13) if is_set == 0 else (is_set, low)
+    return _arrangement(ms, dead, points)
 
 
 def best_arrangement(cards: CardSet | int | str | Iterable[str] | Iterable[int]) -> Arrangement:
@@ -265,22 +332,109 @@ def best_arrangement(cards: CardSet | int | str | Iterable[str] | Iterable[int])
     >>> a = best_arrangement("3C 4C 5C 6C 3D 3H 6H 3S 4S 5S")
     >>> [m.format() for m in a.melds], a.deadwood.format(), a.deadwood_points
     (['3H 3D 3C', '3S 4S 5S', '4C 5C 6C'], '6H', 6)
+
+    How: runs only (no rank held 3+ times), the optimal runs of each lane come from the
+    tables. Otherwise the first set choice (in :func:`_set_options` order) of minimum deadwood;
+    a rank none of whose cards can be in a run is always melded whole there (leaving it out adds
+    its value to the deadwood), so only that choice is tried. Melds come out in the canonical
+    order (sets by rank, then runs by suit and rank), without a sort.
     """
-    mask = as_cardset(cards).mask
-    target = min_deadwood_mask(mask)
-    rm = _RUN_MELDS
-    for combo in product(*_set_options(mask)):
+    if type(cards) is CardSet:
+        mask = cards.mask
+    elif type(cards) is int and 0 <= cards <= FULL_DECK:
+        mask = cards
+    else:
+        mask = as_cardset(cards).mask
+    rd = _RUN_DW
+    ru = _RUN_USED
+    lm = _LANE_MELDS
+    a = mask & LANE
+    b = mask >> 13 & LANE
+    c = mask >> 26 & LANE
+    d = mask >> 39
+    three = (a & b & (c | d)) | (c & d & (a | b))
+    if three:
+        s3 = mask & mask >> 1 & mask >> 2 & _RUN_START
+        cap = s3 | s3 << 1 | s3 << 2
+        four = a & b & c & d
+        sc = _SET_CARDSETS
         m = mask
-        for s in combo:
-            m &= ~s
-        v = (_RUN_DW[m & LANE] + _RUN_DW[m >> 13 & LANE] + _RUN_DW[m >> 26 & LANE]
-             + _RUN_DW[m >> 39 & LANE])
-        if v == target:
-            melds = [s for s in combo if s]
-            for suit in range(4):
-                melds.extend(r << (13 * suit) for r in rm[m >> (13 * suit) & LANE])
-            return _mk_arrangement(mask, melds)
-    raise AssertionError("unreachable: the minimum is always attained")  # pragma: no cover
+        opts: list[list[int]] = []
+        fixed: list[CardSet] = []
+        choice = False
+        while three:
+            low = three & -three
+            three ^= low
+            col = mask & (_COL * low)
+            if not col & cap:
+                opts.append([col])
+                fixed.append(sc[col])
+                m ^= col
+            elif four & low:
+                # in _set_options order, without the choices that are strictly worse than
+                # another one (so never the first minimum): leaving out a card that cannot be
+                # in a run (the 4-card set is better), and no set with one such card only
+                capc = col & cap
+                o = [0, col] if capc & (capc - 1) else [col]
+                for bit in (low, low << 13, low << 26, low << 39):
+                    if capc & bit:
+                        o.append(col ^ bit)
+                opts.append(o)
+                choice = True
+            else:
+                opts.append([0, col])
+                choice = True
+        if choice:
+            best = _NO_DISCARD
+            best_combo: tuple[int, ...] = ()
+            for combo in product(*opts):
+                m = mask
+                for s in combo:
+                    m &= ~s
+                v = rd[m & LANE] + rd[m >> 13 & LANE] + rd[m >> 26 & LANE] + rd[m >> 39]
+                if v < best:
+                    best = v
+                    best_combo = combo
+            sets = tuple([sc[s] for s in best_combo if s])
+            m = mask
+            for s in best_combo:
+                m &= ~s
+        else:
+            sets = tuple(fixed)
+        a = m & LANE
+        b = m >> 13 & LANE
+        c = m >> 26 & LANE
+        d = m >> 39
+    else:
+        sets = ()
+        m = mask
+    ua = ru[a]
+    ub = ru[b]
+    uc = ru[c]
+    ud = ru[d]
+    arr = _new(Arrangement)
+    if ua | ub | uc | ud:
+        _arr_melds(arr, sets + lm[0][a] + lm[1][b] + lm[2][c] + lm[3][d])
+        m ^= ua | ub << 13 | uc << 26 | ud << 39
+    else:
+        _arr_melds(arr, sets)
+    if m == mask and type(cards) is CardSet:  # no meld: the deadwood is the (immutable) hand
+        _arr_deadwood(arr, cards)
+    else:
+        cs = _new(CardSet)
+        _cs_mask(cs, m)
+        _arr_deadwood(arr, cs)
+    _arr_points(arr, rd[a] + rd[b] + rd[c] + rd[d])
+    return arr
+
+
+_arrange = best_arrangement  # called with masks inside this module
+
+
+def _meld_sort_key(m: CardSet) -> tuple[int, int]:
+    low = (m.mask & -m.mask).bit_length() - 1
+    is_set = 0 if _is_set_mask(m.mask) else 1
+    return (is_set, low % 13 * 4 + low // 13) if is_set == 0 else (is_set, low)
 
 
 def min_deadwood(cards: CardSet | int | str | Iterable[str] | Iterable[int]) -> int:
@@ -304,6 +458,10 @@ class DiscardOption:
         return self.arrangement.deadwood_points
 
 
+_opt_discard = vars(DiscardOption)["discard"].__set__
+_opt_arrangement = vars(DiscardOption)["arrangement"].__set__
+
+
 def _lane_drop(lane: int, allowed: int) -> int:
     """Like ``_RUN_DROP[lane]`` but only the cards of ``allowed`` (a sub-lane) may go."""
     if allowed == lane:
@@ -319,6 +477,31 @@ def _lane_drop(lane: int, allowed: int) -> int:
         if v < best:
             best = v
     return best - rd[lane]
+
+
+def _discard_deadwoods(mask: int) -> dict[int, int]:
+    """``{card: min_deadwood_mask(mask without card)}`` for every card of ``mask`` (R-1.5):
+    runs only (no rank held 3+ times), one table lookup per card; otherwise per card."""
+    rd = _RUN_DW
+    a = mask & LANE
+    b = mask >> 13 & LANE
+    c = mask >> 26 & LANE
+    d = mask >> 39
+    if (a & b & (c | d)) | (c & d & (a | b)):
+        out = {}
+        x = mask
+        while x:
+            low = x & -x
+            x ^= low
+            out[low.bit_length() - 1] = min_deadwood_mask(mask ^ low)
+        return out
+    base = rd[a] + rd[b] + rd[c] + rd[d]
+    out = {}
+    for sh, lane in ((0, a), (13, b), (26, c), (39, d)):
+        b0 = base - rd[lane]
+        for r in _LANE_RANKS[lane]:
+            out[sh + r] = b0 + rd[lane ^ 1 << r]
+    return out
 
 
 def best_discard_deadwood(mask: int, forbidden: int = 0) -> int:
@@ -427,7 +610,9 @@ def evaluate_discards(hand: CardSet, forbidden: CardSet | None = None) -> list[D
 
     ``forbidden``: cards that may not be discarded (the card taken from the discard pile).
     One pass over the set choices of all 11 cards prices every discard at once (see
-    :func:`best_discard_deadwood`).
+    :func:`best_discard_deadwood`): for each card, the first set choice of least deadwood among
+    those that leave it free, its runs read from the per-lane tables. Each arrangement is then
+    built once, from shared meld CardSets, in the canonical meld order.
 
     >>> [(o.discard, o.deadwood_points) for o in evaluate_discards(
     ...     CardSet.parse("AS 2S 3S 8C 8D 8H 5H 6H 7H JC QC"))][:2]
@@ -436,38 +621,127 @@ def evaluate_discards(hand: CardSet, forbidden: CardSet | None = None) -> list[D
     mask = hand.mask
     allowed = mask & ~forbidden.mask if forbidden is not None else mask
     rd = _RUN_DW
-    best: dict[int, tuple[int, tuple[int, ...]]] = {}
-    for combo in product(*_set_options(mask)):
+    ru = _RUN_USED
+    tie = _DISCARD_TIE
+    a = mask & LANE
+    b = mask >> 13 & LANE
+    c = mask >> 26 & LANE
+    d = mask >> 39
+    three = (a & b & (c | d)) | (c & d & (a | b))
+    # 1. every card's best deadwood: over the set choices that leave it outside their sets, the
+    # first of least deadwood (runs priced per lane from the tables); sort keys
+    # ``deadwood << 12 | tie`` give the order (lowest deadwood, then higher value, then card)
+    if not three:  # runs only: a discard changes its own lane only; one pass
+        lm = _LANE_MELDS
+        text = _TEXT
+        lanes = (a, b, c, d)
+        base = rd[a] + rd[b] + rd[c] + rd[d]
+        t0 = lm[0][a]
+        t1 = lm[1][b]
+        t2 = lm[2][c]
+        t3 = lm[3][d]
+        pre = ((), t0, t0 + t1, t0 + t1 + t2)
+        post = (t1 + t2 + t3, t2 + t3, t3, ())
+        dead = mask ^ (ru[a] | ru[b] << 13 | ru[c] << 26 | ru[d] << 39)
+        pairs: list[tuple[int, DiscardOption]] = []
+        for suit in range(4):
+            sh = 13 * suit
+            free = allowed >> sh & LANE
+            if not free:
+                continue
+            lane = lanes[suit]
+            b0 = base - rd[lane]
+            before = pre[suit]
+            after = post[suit]
+            lms = lm[suit]
+            other = dead & ~(LANE << sh)
+            for r in _LANE_RANKS[free]:
+                nl = lane ^ 1 << r
+                v = b0 + rd[nl]
+                arr = _new(Arrangement)
+                _arr_melds(arr, before + lms[nl] + after)
+                cs = _new(CardSet)
+                _cs_mask(cs, other | (nl & ~ru[nl]) << sh)
+                _arr_deadwood(arr, cs)
+                _arr_points(arr, v)
+                opt = _new(DiscardOption)
+                _opt_discard(opt, text[sh + r])
+                _opt_arrangement(opt, arr)
+                pairs.append((v << 12 | tie[sh + r], opt))
+        pairs.sort()
+        return [o for _, o in pairs]
+    combos = list(product(*_set_options(mask)))
+    best_v = [_NO_DISCARD] * 52
+    best_k = [0] * 52
+    for k, combo in enumerate(combos):
         m = mask
         for s in combo:
             m &= ~s
         lanes = (m & LANE, m >> 13 & LANE, m >> 26 & LANE, m >> 39)
         base = rd[lanes[0]] + rd[lanes[1]] + rd[lanes[2]] + rd[lanes[3]]
-        x = m & allowed
-        while x:
-            low = x & -x
-            x ^= low
-            c = low.bit_length() - 1
-            suit = c // 13
-            lane = lanes[suit]
-            v = base - rd[lane] + rd[lane ^ (low >> (13 * suit))]
-            cur = best.get(c)
-            if cur is None or v < cur[0]:
-                best[c] = (v, combo)
-    out: list[tuple[int, int, int, DiscardOption]] = []
-    rm = _RUN_MELDS
-    for c, (v, combo) in best.items():
-        kept = mask & ~(1 << c)
-        m = kept
-        for s in combo:
-            m &= ~s
-        ms = [s for s in combo if s]
+        free_all = m & allowed
         for suit in range(4):
-            ms.extend(r << (13 * suit) for r in rm[m >> (13 * suit) & LANE])
-        arr = _mk_arrangement(kept, ms, v)
-        out.append((v, -POINTS[c], c, DiscardOption(card_text(c), arr)))
-    out.sort(key=lambda t: t[:3])
-    return [t[3] for t in out]
+            sh = 13 * suit
+            free = free_all >> sh & LANE
+            if free:
+                lane = lanes[suit]
+                b0 = base - rd[lane]
+                for r in _LANE_RANKS[free]:
+                    v = b0 + rd[lane ^ 1 << r]
+                    if v < best_v[sh + r]:
+                        best_v[sh + r] = v
+                        best_k[sh + r] = k
+    keys = []
+    for sh in (0, 13, 26, 39):
+        for r in _LANE_RANKS[allowed >> sh & LANE]:
+            v = best_v[sh + r]
+            if v < _NO_DISCARD:  # some set choice leaves the card free
+                keys.append(v << 12 | tie[sh + r])
+    keys.sort()
+    # 2. the options in that order, each arrangement built from the tables (canonical meld
+    # order: sets by rank, then runs by suit and rank; no sort)
+    lm2 = _LANE_MELDS
+    text2 = _TEXT
+    sc = _SET_CARDSETS
+    out: list[DiscardOption] = []
+    parts: list[tuple[tuple[int, int, int, int], tuple[tuple[CardSet, ...], ...],
+                      tuple[tuple[CardSet, ...], ...], int] | None] = [None] * len(combos)
+    for key in keys:
+        card = key & 63
+        k = best_k[card]
+        part = parts[k]
+        if part is None:  # this set choice's lanes, melds around each suit, and deadwood
+            combo = combos[k]
+            m = mask
+            for s in combo:
+                m &= ~s
+            lanes = (m & LANE, m >> 13 & LANE, m >> 26 & LANE, m >> 39)
+            sets = tuple([sc[s] for s in combo if s])
+            u0 = lm2[0][lanes[0]]
+            u1 = lm2[1][lanes[1]]
+            u2 = lm2[2][lanes[2]]
+            u3 = lm2[3][lanes[3]]
+            part = parts[k] = (
+                lanes,
+                (sets, sets + u0, sets + u0 + u1, sets + u0 + u1 + u2),
+                (u1 + u2 + u3, u2 + u3, u3, ()),
+                m ^ (ru[lanes[0]] | ru[lanes[1]] << 13 | ru[lanes[2]] << 26
+                     | ru[lanes[3]] << 39))
+        ls, before4, after4, dead_k = part
+        suit = card // 13
+        sh = 13 * suit
+        nl = ls[suit] ^ 1 << (card - sh)
+        arr = _new(Arrangement)
+        _arr_melds(arr, before4[suit] + lm2[suit][nl] + after4[suit])
+        cs = _new(CardSet)
+        _cs_mask(cs, dead_k & ~(LANE << sh) | (nl & ~ru[nl]) << sh)
+        _arr_deadwood(arr, cs)
+        _arr_points(arr, key >> 12)
+        opt = _new(DiscardOption)
+        _opt_discard(opt, text2[card])
+        _opt_arrangement(opt, arr)
+        out.append(opt)
+    return out
 
 
 def is_big_gin(hand: CardSet) -> bool:
@@ -633,6 +907,14 @@ class LayoffResult:
     deadwood_points: int
 
 
+_lo_card = vars(Layoff)["card"].__set__
+_lo_onto = vars(Layoff)["onto"].__set__
+_lr_melds = vars(LayoffResult)["melds"].__set__
+_lr_layoffs = vars(LayoffResult)["layoffs"].__set__
+_lr_deadwood = vars(LayoffResult)["deadwood"].__set__
+_lr_points = vars(LayoffResult)["deadwood_points"].__set__
+
+
 def _layoff_options(defender: int, meld: int) -> list[list[int]]:
     """Per knocker meld: the ordered card lists the defender could lay off onto it."""
     if _is_set_mask(meld):
@@ -670,32 +952,67 @@ def best_layoff(defender: CardSet, knocker_melds: Iterable[CardSet]) -> LayoffRe
     """
     dmask = defender.mask
     kms = [m.mask for m in knocker_melds]
-    per = [_layoff_options(dmask, m) for m in kms]
-    best: tuple[int, int, list[tuple[int, int]]] | None = None
+    # the cards that could be laid off first: each 3-card set's missing card, the cards next to
+    # each run (R-6.2); chains only grow from these
+    hits: list[tuple[int, int]] = []  # (meld number, meld) of the melds the defender reaches
+    for i, mm in enumerate(kms):
+        low = (mm & -mm).bit_length() - 1
+        r = low % 13
+        if not mm & ~(_COL << r):
+            reach = (_COL << r) & ~mm if mm.bit_count() == 3 else 0
+        else:
+            reach = 1 << (low - 1) if r else 0
+            if (mm.bit_length() - 1) % 13 < 12:
+                reach |= 1 << mm.bit_length()
+        if reach & dmask:
+            hits.append((i, mm))
+    if not hits:  # nothing to lay off: the defender's own best arrangement
+        arr = best_arrangement(defender if type(defender) is CardSet else dmask)
+        res = _new(LayoffResult)
+        _lr_melds(res, arr.melds)
+        _lr_layoffs(res, ())
+        _lr_deadwood(res, arr.deadwood)
+        _lr_points(res, arr.deadwood_points)
+        return res
+    # every choice of cards per reached meld (the others take none), in meld order; the first
+    # of least (deadwood, cards laid off) wins
+    per = [_layoff_options(dmask, mm) for _, mm in hits]
+    mdm = min_deadwood_mask
+    best_v = mdm(dmask)
+    best_n = 0
+    best_combo: tuple[list[int], ...] | None = None
     for combo in product(*per):
         laid = 0
-        ok = True
+        n = 0
         for cards in combo:
             for c in cards:
-                if laid >> c & 1:
-                    ok = False
-                    break
                 laid |= 1 << c
-            if not ok:
-                break
-        if not ok:
+            n += len(cards)
+        if not n or laid.bit_count() != n:  # nothing laid off (done above), or a card twice
             continue
-        v = min_deadwood_mask(dmask & ~laid)
-        n = laid.bit_count()
-        if best is None or (v, n) < best[:2]:
-            best = (v, n, [(c, i) for i, cards in enumerate(combo) for c in cards])
-    assert best is not None
+        v = mdm(dmask & ~laid)
+        if v < best_v or (v == best_v and n < best_n):
+            best_v = v
+            best_n = n
+            best_combo = combo
+    chosen = ([] if best_combo is None else
+              [(c, hits[j][0]) for j, cards in enumerate(best_combo) for c in cards])
     laid_mask = 0
-    for c, _ in best[2]:
+    layoffs = []
+    text = _TEXT
+    for c, i in chosen:
         laid_mask |= 1 << c
+        lo = _new(Layoff)
+        _lo_card(lo, text[c])
+        _lo_onto(lo, i)
+        layoffs.append(lo)
     arr = best_arrangement(dmask & ~laid_mask)
-    return LayoffResult(arr.melds, tuple(Layoff(card_text(c), i) for c, i in best[2]),
-                        arr.deadwood, arr.deadwood_points)
+    res = _new(LayoffResult)
+    _lr_melds(res, arr.melds)
+    _lr_layoffs(res, tuple(layoffs))
+    _lr_deadwood(res, arr.deadwood)
+    _lr_points(res, arr.deadwood_points)
+    return res
 
 
 def parse_meld(text: str) -> CardSet:

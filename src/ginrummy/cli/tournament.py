@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .cli import bad_input, fail
+from .app import bad_input, fail
 
 app = typer.Typer(add_completion=False)
 
@@ -26,9 +26,9 @@ def tournament(
     jobs: Annotated[int, typer.Option("--jobs", help="Worker processes.")] = 1,
     json_out: Annotated[bool, typer.Option("--json", help="End with one JSON line.")] = False,
 ) -> None:
-    from .bots import ALL_PLAYERS
-    from .rules import Rules
-    from .tournament import format_table, run_tournament
+    from ..bots import ALL_PLAYERS
+    from ..rules import Rules
+    from ..tournament import format_table, run_tournament
 
     for name in (a, b):
         if name not in ALL_PLAYERS:
@@ -40,7 +40,7 @@ def tournament(
     with bad_input():
         table_rules = Rules.preset(rules)
     if "expert" in (a, b):
-        from .bots.kernel import warmup
+        from ..bots.kernel import warmup
 
         warmup()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .cli import _read_json, bad_input, fail
+from .app import _read_json, bad_input, fail
 
 app = typer.Typer(add_completion=False)
 
@@ -41,7 +41,7 @@ def sheet(
     json_out: Annotated[bool, typer.Option("--json", help="JSON output (the only format).")]
     = True,
 ) -> None:
-    from .keeper import score_sheet
+    from ..keeper import score_sheet
 
     with bad_input():
         if source is None:

@@ -1,11 +1,13 @@
-"""The ``ginrummy`` command line (Typer).
+"""The root of the ``ginrummy`` command line (Typer): the group, lazily imported commands,
+one-line errors, and the helpers every command shares (``fail``, ``bad_input``, options, JSON
+input and output).
 
-Commands defined here: ``analyze`` and ``score`` (their logic lives in :mod:`ginrummy.cli_hand`).
-Other commands live in their own modules and are registered *lazily*: their module is imported
-only when the command runs (or its own ``--help`` is asked for), so ``ginrummy --help`` never
-imports FastAPI, uvicorn or any other heavy dependency. To add one::
+Each command lives in its own module of :mod:`ginrummy.cli` and is registered there
+(:mod:`ginrummy.cli.__init__`): ``analyze`` and ``score`` eagerly, the others *lazily*: their module
+is imported only when the command runs (or its own ``--help`` is asked for), so ``ginrummy
+--help`` never imports FastAPI, uvicorn or any other heavy dependency. To add one::
 
-    # src/ginrummy/cli_serve.py
+    # src/ginrummy/cli/serve.py
     \"\"\"Run the web game.\"\"\"      # its first line is the short help in `ginrummy --help`
     import typer
     app = typer.Typer()             # or a plain function, or a Click/Typer command
@@ -13,11 +15,8 @@ imports FastAPI, uvicorn or any other heavy dependency. To add one::
     @app.command()
     def serve(port: int = 8000) -> None: ...
 
-    # src/ginrummy/cli.py
-    lazy_command("serve", "ginrummy.cli_serve:app")
-
-``serve``, ``tournament``, ``verify`` and ``sheet`` are registered below already (as
-``ginrummy.cli_<name>:app``); each shows up as soon as its module exists.
+    # src/ginrummy/cli/__init__.py
+    lazy_command("serve", "ginrummy.cli.serve:app")
 
 Errors: bad input is reported as ONE line ``error: ...`` on stderr with exit status 2; usage
 errors (unknown option, ...) likewise. A bug prints one line ``error: internal error: ...`` with
@@ -41,11 +40,12 @@ from typing import Annotated, Any, NoReturn
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from . import __version__
-from .errors import GinRummyError
-from .rules import PRESETS
+from .. import __version__
+from ..errors import GinRummyError
+from ..rules import PRESETS
 
-__all__ = ["app", "main", "lazy_command", "LazyCommand", "fail"]
+__all__ = ["app", "main", "lazy_command", "LazyCommand", "fail", "bad_input", "RulesOpt",
+           "JsonOpt"]
 
 
 def _click_class(base: type, name: str) -> Any:
@@ -301,159 +301,6 @@ def _print_json(obj: object) -> None:
     typer.echo(json.dumps(obj))
 
 
-ANALYZE_HELP = "\n\n".join([
-    "Show the best melds and deadwood of a hand (1 to 11 cards).",
-    "1 to 10 cards: the minimum-deadwood melds (R-1.5). 11 cards (you just drew): every legal "
-    "discard with the best melds of the 10 kept, best first, and whether you may knock, go gin, "
-    "or declare big gin (all 11 melded) (R-1.6).",
-    "Cards are separated by spaces or commas: ginrummy analyze 7H 8H 9H,KC,10c,7♥",
-    "--json prints {\"cards\", \"melds\", \"deadwood\", \"deadwood_points\"} for up to 10 cards, "
-    "and {\"cards\", \"discards\": [{\"discard\", \"melds\", \"deadwood\", "
-    "\"deadwood_points\"}...], \"deadwood_points\", \"can_knock\", \"can_gin\", "
-    "\"big_gin\" (declarable under these rules), \"all_melded\", "
-    "\"knock_limit\"} for 11. Cards are canonical (TH); runs ascending, sets in suit order "
-    "S H D C.",
-    "can_knock uses the preset's knock limit. With --rules oklahoma the limit is the value of "
-    "--upcard; without --upcard it is taken as 10. A limit of 0 (straight gin, an ace upcard) "
-    "allows gin only.",
-    "Many hands: 'ginrummy analyze --json -' reads one hand per line from stdin and prints one "
-    "JSON object per line; blank lines and text after # are skipped. A bad line prints "
-    "{\"line\": n, \"error\": \"...\"} in its place and the other lines are still analyzed; "
-    "the command then exits with status 2 and one line 'error: line n: ...' on stderr.",
-    "Exit status: 0 ok; 2 bad input, with one line 'error: ...' on stderr naming the problem.",
-])
-
-
-@app.command(help=ANALYZE_HELP, short_help="Best melds, deadwood and discards of a hand.")
-def analyze(
-    cards: Annotated[list[str] | None, typer.Argument(
-        metavar="CARDS", show_default=False,
-        help="1 to 11 cards, or - to read one hand per line from stdin.")] = None,
-    rules: RulesOpt = None,
-    json_out: JsonOpt = False,
-    upcard: Annotated[str | None, typer.Option(
-        "--upcard", metavar="CARD", show_default=False,
-        help="Oklahoma: the initial upcard, which sets the knock limit (without it: 10).",
-    )] = None,
-    taken: Annotated[str | None, typer.Option(
-        "--taken", metavar="CARD", show_default=False,
-        help="11 cards: the card taken from the discard pile this turn; it may not be "
-             "discarded (R-3.6).",
-    )] = None,
-    big_gin: Annotated[bool, typer.Option(
-        "--big-gin", help="Play big gin (bonus 31, R-5.3): 11 melded cards may be declared.",
-    )] = False,
-) -> None:
-    from .cli_hand import analyze_hand, analyze_knock_limit, load_rules, render_analysis
-
-    with bad_input():
-        rules_obj = load_rules(rules, {"big_gin_bonus": 31} if big_gin else None)
-        limit = analyze_knock_limit(rules_obj, upcard)
-        args = cards or []
-        if args == ["-"]:
-            _analyze_stream(limit, taken, json_out, rules_obj, upcard)
-            return
-        if "-" in args:
-            fail("'-' (read hands from stdin) must be the only CARDS argument")
-        res = analyze_hand(" ".join(args), limit, taken, rules_obj.big_gin_bonus is not None)
-    if json_out:
-        _print_json(res)
-    else:
-        render_analysis(_console(), res, rules_obj, upcard)
-
-
-def _analyze_stream(limit: int, taken: str | None, json_out: bool, rules_obj: Any,
-                    upcard: str | None) -> None:
-    """``analyze -``: one hand per stdin line; bad lines are reported in place (see --help)."""
-    from .cli_hand import analyze_hand, render_analysis
-
-    stdin = typer.get_binary_stream("stdin")
-    console = None if json_out else _console()
-    failed: list[tuple[int, str]] = []
-    shown = 0
-    for n, raw in enumerate(stdin, 1):
-        error: str | None
-        try:
-            line = raw.decode("utf-8-sig" if n == 1 else "utf-8")
-        except UnicodeDecodeError:
-            line, error = "", "not valid UTF-8 text"
-        else:
-            error = None
-            line = line.split("#", 1)[0].strip()
-            if not line:
-                continue
-        if error is None:
-            try:
-                res = analyze_hand(line, limit, taken, rules_obj.big_gin_bonus is not None)
-            except GinRummyError as e:
-                error = _one_line(str(e))
-        if error is not None:
-            failed.append((n, error))
-            if json_out:
-                _print_json({"line": n, "error": error})
-            else:
-                typer.echo(("\n" if shown else "") + f"line {n}: error: {error}")
-        elif json_out:
-            _print_json(res)
-        else:
-            if shown:
-                typer.echo("")
-            render_analysis(console, res, rules_obj, upcard, title=f"line {n}")
-        shown += 1
-    if failed:
-        n, error = failed[0]
-        more = ""
-        if len(failed) > 1:
-            more = f" (and {len(failed) - 1} more bad lines: " + ", ".join(
-                str(k) for k, _ in failed[1:6]) + (", ..." if len(failed) > 6 else "") + ")"
-        fail(f"line {n}: {error}{more}")
-
-
-SCORE_HELP = "\n\n".join([
-    "Score a shown-down hand: knock, gin, big gin or undercut (R-5 to R-7).",
-    "FILE (or - for stdin) holds one JSON object:\n"
-    '{"knocker": {"melds": [["3S","4S","5S"], ...], "deadwood": ["4H"]},\n'
-    ' "defender": ["6S", "7S", ... 10 cards],\n'
-    ' "rules": "pagat" or {"preset": "pagat", "gin_bonus": 25, ...},  (optional)\n'
-    ' "big_gin": true,  (optional: the knocker shows 11 melded cards)\n'
-    ' "upcard": "7D"}   (Oklahoma: the initial upcard; required there)',
-    "The knocker's spread is scored as shown (R-4.5): each meld must be a valid set or run, "
-    "the deadwood is the cards listed, and 10 cards are shown (11 for big gin). The knocker may "
-    "also be given as a plain list of 10 cards: its default (minimum-deadwood) spread is then "
-    "shown. A card list may be one text, \"3S 4S 5S\". The defender's melds and layoffs are the "
-    "ones that minimise its deadwood (R-6.4). \"rules\" fields apply on top of the --rules "
-    "preset (default standard).",
-    "--json prints {\"result\": knock|gin|big_gin|undercut|tie, \"knocker_melds\", "
-    "\"knocker_deadwood\", \"knocker_deadwood_points\", \"defender_melds\", "
-    "\"layoffs\": [{\"card\", \"onto\"}...], \"defender_deadwood\", "
-    "\"defender_deadwood_points\", \"winner\": knocker|defender|null, \"points\", "
-    "\"breakdown\": [{\"code\", \"points\"}...]}; \"onto\" is the knocker's meld (as shown) "
-    "that the card was laid off onto.",
-    "Exit status: 0 ok; 2 bad input, with one line 'error: ...' on stderr naming the problem.",
-])
-
-
-@app.command(help=SCORE_HELP, short_help="Score a knock or gin: layoffs, undercut, points.")
-def score(
-    source: Annotated[str | None, typer.Argument(
-        metavar="FILE|-", show_default=False,
-        help="JSON file with the showdown, or - for stdin.")] = None,
-    rules: RulesOpt = None,
-    json_out: JsonOpt = False,
-) -> None:
-    from .cli_hand import render_score, score_input
-
-    with bad_input():
-        if source is None:
-            fail("missing FILE: a JSON file with the showdown, or - for stdin")
-        data = _read_json(source)
-        res = score_input(data, rules)
-    if json_out:
-        _print_json(res)
-    else:
-        render_score(_console(), res)
-
-
 def _read_json(source: str) -> object:
     """The JSON value in the file ``source`` (``-`` = stdin); one-line errors."""
     if source == "-":
@@ -478,18 +325,8 @@ def _read_json(source: str) -> object:
         fail(f"malformed JSON in {name}: nested too deeply")
 
 
-# Commands implemented in their own modules (imported only when run); each is listed by
-# `ginrummy --help` once its module exists.
-lazy_command("serve", "ginrummy.cli_serve:app")
-lazy_command("tournament", "ginrummy.cli_tournament:app")
-lazy_command("verify", "ginrummy.cli_verify:app")
-lazy_command("sheet", "ginrummy.cli_sheet:app")
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     """The ``ginrummy`` script."""
     typer.main.get_command(app).main(args=argv, prog_name="ginrummy")
 
 
-if __name__ == "__main__":  # pragma: no cover
-    main()

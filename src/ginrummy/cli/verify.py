@@ -7,7 +7,7 @@ from typing import Annotated, Any, cast
 
 import typer
 
-from .cli import _read_json, bad_input, fail
+from .app import _read_json, bad_input, fail
 
 app = typer.Typer(add_completion=False)
 
@@ -21,7 +21,7 @@ def verify(
     source: Annotated[str | None, typer.Argument(metavar="FILE|-", show_default=False)] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
-    from .fairness import replay_check
+    from ..fairness import replay_check
 
     with bad_input():
         if source is None:

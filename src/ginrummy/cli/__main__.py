@@ -1,0 +1,5 @@
+"""``python -m ginrummy.cli``: the ``ginrummy`` script."""
+
+from ginrummy.cli import main
+
+main()

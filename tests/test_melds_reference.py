@@ -1,0 +1,176 @@
+"""The fast solver paths (ginrummy.melds) return exactly what the plain definitions return: the same
+melds (including which of several equal arrangements), in the canonical order, as ordinary
+immutable result objects. The plain definitions below are the solver's previous, straightforward
+code: the first set choice in ``_set_options`` order reaching the minimum, runs from
+``_RUN_MELDS``, melds sorted by ``_meld_sort_key``. Rules: R-1.5, R-1.6, R-3.6, R-6.4.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from itertools import product
+
+import pytest
+from hypothesis import given
+
+from ginrummy.cards import LANE, POINTS, CardSet, card_text
+from ginrummy.melds import (
+    _RUN_DW,
+    _RUN_MELDS,
+    Arrangement,
+    DiscardOption,
+    Layoff,
+    LayoffResult,
+    _discard_deadwoods,
+    _layoff_options,
+    _meld_sort_key,
+    _set_options,
+    best_arrangement,
+    best_layoff,
+    evaluate_discards,
+    min_deadwood_mask,
+)
+from test_melds_oracle import SETTINGS, hand11_and_forbidden, hands, mask_of, showdown
+
+
+def _plain_arrangement(mask: int, melds: list[int], points: int | None = None) -> Arrangement:
+    ms = tuple(sorted((CardSet(m) for m in melds), key=_meld_sort_key))
+    used = 0
+    for m in ms:
+        used |= m.mask
+    dead = CardSet(mask & ~used)
+    return Arrangement(ms, dead, dead.points() if points is None else points)
+
+
+def _runs(m: int) -> list[int]:
+    return [r << (13 * s) for s in range(4) for r in _RUN_MELDS[m >> (13 * s) & LANE]]
+
+
+def _lanes_dw(m: int) -> int:
+    return sum(_RUN_DW[m >> (13 * s) & LANE] for s in range(4))
+
+
+def plain_best_arrangement(mask: int) -> Arrangement:
+    target = min_deadwood_mask(mask)
+    for combo in product(*_set_options(mask)):
+        m = mask
+        for s in combo:
+            m &= ~s
+        if _lanes_dw(m) == target:
+            return _plain_arrangement(mask, [s for s in combo if s] + _runs(m))
+    raise AssertionError("the minimum is attained")
+
+
+def plain_evaluate_discards(mask: int, forbidden: int) -> list[DiscardOption]:
+    best: dict[int, tuple[int, tuple[int, ...]]] = {}
+    for combo in product(*_set_options(mask)):
+        m = mask
+        for s in combo:
+            m &= ~s
+        for c in range(52):
+            if m >> c & 1 and not forbidden >> c & 1:
+                v = _lanes_dw(m & ~(1 << c))
+                if c not in best or v < best[c][0]:
+                    best[c] = (v, combo)
+    out = []
+    for c, (v, combo) in best.items():
+        kept = mask & ~(1 << c)
+        m = kept
+        for s in combo:
+            m &= ~s
+        arr = _plain_arrangement(kept, [s for s in combo if s] + _runs(m), v)
+        out.append(((v, -POINTS[c], c), DiscardOption(card_text(c), arr)))
+    return [o for _, o in sorted(out, key=lambda t: t[0])]
+
+
+def plain_best_layoff(defender: int, knocker_melds: list[int]) -> LayoffResult:
+    best: tuple[int, int, list[tuple[int, int]]] | None = None
+    for combo in product(*[_layoff_options(defender, m) for m in knocker_melds]):
+        cards = [c for cs in combo for c in cs]
+        if len(set(cards)) != len(cards):
+            continue
+        laid = sum(1 << c for c in cards)
+        v = min_deadwood_mask(defender & ~laid)
+        if best is None or (v, len(cards)) < best[:2]:
+            best = (v, len(cards), [(c, i) for i, cs in enumerate(combo) for c in cs])
+    assert best is not None
+    arr = plain_best_arrangement(defender & ~sum(1 << c for c, _ in best[2]))
+    return LayoffResult(arr.melds, tuple(Layoff(card_text(c), i) for c, i in best[2]),
+                        arr.deadwood, arr.deadwood_points)
+
+
+def _canonical(melds: tuple[CardSet, ...]) -> bool:
+    return list(melds) == sorted(melds, key=_meld_sort_key)
+
+
+@SETTINGS
+@given(hands(10))
+def test_best_arrangement_is_the_plain_one(hand: frozenset[int]) -> None:
+    """R-1.5: the same melds as the plain definition (ties resolved alike), canonical order, for
+    a CardSet, a mask and card texts alike."""
+    mask = mask_of(hand)
+    want = plain_best_arrangement(mask)
+    for given_as in (CardSet(mask), mask, CardSet(mask).texts()):
+        got = best_arrangement(given_as)
+        assert got == want and hash(got) == hash(want), CardSet(mask).format()
+        assert type(got) is Arrangement and type(got.deadwood) is CardSet
+        assert _canonical(got.melds)
+
+
+@SETTINGS
+@given(hands(7))
+def test_best_arrangement_small_hands(hand: frozenset[int]) -> None:
+    assert best_arrangement(mask_of(hand)) == plain_best_arrangement(mask_of(hand))
+
+
+@SETTINGS
+@given(hand11_and_forbidden())
+def test_evaluate_discards_is_the_plain_one(hf: tuple[frozenset[int], frozenset[int]]) -> None:
+    """R-1.6, R-3.6: the same options, in the same order, with the same arrangements."""
+    hand, forbidden = hf
+    got = evaluate_discards(CardSet(mask_of(hand)),
+                            CardSet(mask_of(forbidden)) if forbidden else None)
+    want = plain_evaluate_discards(mask_of(hand), mask_of(forbidden))
+    assert got == want
+    for o in got:
+        assert type(o) is DiscardOption and type(o.arrangement) is Arrangement
+        assert type(o.arrangement.deadwood) is CardSet and _canonical(o.arrangement.melds)
+
+
+@SETTINGS
+@given(showdown())
+def test_best_layoff_is_the_plain_one(sd: tuple[frozenset[int], list[frozenset[int]]]) -> None:
+    """R-6.4: the same layoffs (cards, melds laid onto, order) and the same own melds."""
+    defender, kmelds = sd
+    got = best_layoff(CardSet(mask_of(defender)), [CardSet(mask_of(m)) for m in kmelds])
+    want = plain_best_layoff(mask_of(defender), [mask_of(m) for m in kmelds])
+    assert got == want
+    assert type(got) is LayoffResult and all(type(lo) is Layoff for lo in got.layoffs)
+    assert type(got.deadwood) is CardSet and _canonical(got.melds)
+
+
+@SETTINGS
+@given(hands(11))
+def test_discard_deadwoods_one_pass(hand: frozenset[int]) -> None:
+    """R-1.5: the one-pass deadwood after each discard (used by HandState.legal_actions) is the
+    minimum deadwood of the 10 cards kept, for every card, in card order."""
+    mask = mask_of(hand)
+    got = _discard_deadwoods(mask)
+    assert list(got) == sorted(hand)
+    assert got == {c: min_deadwood_mask(mask & ~(1 << c)) for c in sorted(hand)}
+
+
+def test_results_stay_immutable() -> None:
+    """Results built by the fast paths are frozen like ones built by their constructors."""
+    a = best_arrangement("4H 5H 6H 7H 7S 7D 9C 9S 9D AC")
+    o = evaluate_discards(CardSet.parse("3C 4C 5C 2D 3D 4D 5D 2H 3H 4H 5S"))[0]
+    r = best_layoff(CardSet.parse("6S 7S QC QH QS 4C 5C 6C AC 2D"),
+                    [CardSet.parse("3S 4S 5S"), CardSet.parse("9H 9D 9C")])
+    for obj, field in ((a, "deadwood_points"), (o, "discard"), (r, "layoffs"),
+                       (r.layoffs[0], "card")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(obj, field, None)
+    with pytest.raises(AttributeError):
+        a.deadwood.mask = 0  # type: ignore[misc]
+    assert a == Arrangement(a.melds, CardSet(a.deadwood.mask), a.deadwood_points)
+    assert repr(a).startswith("Arrangement(melds=(CardSet(")
