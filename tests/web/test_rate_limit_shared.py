@@ -28,7 +28,8 @@ def test_creation_limit_is_shared_by_two_processes(make_client: Callable[..., Te
     assert codes[:5] == [201] * 5 and set(codes[5:]) == {429}, codes
     r = a.post("/api/games", json={})
     assert r.json()["detail"]["code"] == "rate_limited"
-    assert 1 <= int(r.headers["retry-after"]) <= 61
+    # the sliding-window estimate may need part of the next window too: at most two windows
+    assert 1 <= int(r.headers["retry-after"]) <= 121
 
 
 def test_request_limit_is_shared(make_client: Callable[..., TestClient], db_url: str) -> None:
