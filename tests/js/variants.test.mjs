@@ -141,3 +141,13 @@ test("the rules bar names the table once (the partnership preset has the table's
     assert.equal(rulesParts(rulesSummary(two, t), two, t)[0], t("preset.standard"), l);
   }
 });
+
+test("at a table of people, a person is named by their display name; a standard table is no variant", () => {
+  const st = { you: 1, table: { scoring: "partnership", players: 4, seats: [1, 0] },
+    seats: [{ seat: 0, kind: "person", name: "Ann" }, { seat: 1, kind: "person", name: "Bo" }, { seat: 2, kind: "computer", level: "hard" }, { seat: 3, kind: "open" }] };
+  assert.equal(playerName(st, 0, en), "Ann");
+  assert.equal(playerName(st, 1, en), "You");
+  assert.equal(playerName(st, 2, en), "Partner C");
+  assert.equal(isVariant({ you: 0, table: { scoring: "standard", players: 2 } }), false);
+  assert.equal(isVariant({ you: 0, table: { scoring: "hollywood", players: 2 } }), true);
+});

@@ -1,6 +1,7 @@
 // Gin Rummy table: renders the server's state (docs/api.md) and posts back what the person does.
-// The server is the authority; this file holds no rules. Pure helpers live in cards.js, i18n.js
-// and model.js (unit-tested with `node --test tests/js/`); page.js holds what the pages share.
+// The server is the authority; this file holds no rules. Pure helpers live in cards.js, i18n.js,
+// model.js and seats.js (unit-tested with `node --test tests/js/`); page.js holds what the pages
+// share; friends.js the tables of people (docs/tables.md) and live.js their live connection.
 
 import { sortByRank, sortBySuit, mergeOrder, moveCard } from "./cards.js";
 import {
@@ -14,8 +15,10 @@ import {
 } from "./model.js";
 import { $, el, apiRequest, cardEl, loadCatalog, markLanguage, toast, translatePage } from "./page.js";
 import { playSound } from "./sound.js";
+import { createFriends } from "./friends.js";
+import { seatsOf, hasPeople, isWaiting, isCreator, supersedes, inviteCode } from "./seats.js";
 import {
-  isVariant, playerName, opponentOf, variantHeadline, renderVariantBar, renderVariantScore,
+  isVariant, playerName, opponentOf, variantHeadline, renderVariantBar, renderVariantScore, publicEventText,
   variantResultLines, fillScoring, presetForScoring, applyConstraints, layoffNote, laidByText, rulesParts,
 } from "./variants.js";
 
@@ -29,7 +32,7 @@ const S = {
   lang: "en", t: makeT({}), meta: null, game: null, state: null, order: [], selected: null,
   busy: false, animating: false, table: null, lastSeq: 0, knockChoice: null, drag: null,
   suppressClick: false, settings: { ...DEFAULT_SETTINGS }, pollTimer: null, orderTimer: null,
-  hint: null, hinting: false, loading: true,
+  hint: null, hinting: false, loading: true, chain: Promise.resolve(),
 };
 
 const t = (...a) => S.t(...a);
@@ -44,10 +47,10 @@ const store = {
 };
 
 // ---------------------------------------------------------------- server
-/** A request to the JSON API; the game's token goes with requests on the game. */
-function api(method, path, body) {
+/** A request to the JSON API; the game's token goes with requests on the game (or `token`). */
+function api(method, path, body, token) {
   const mine = S.game && path.startsWith(`/api/games/${S.game.game_id}`);
-  return apiRequest(method, path, body, mine ? S.game.token : null);
+  return apiRequest(method, path, body, token || (mine ? S.game.token : null));
 }
 
 function detailMessage(data) {
@@ -70,6 +73,7 @@ async function setLanguage(lang, { save = true } = {}) {
   S.t = makeT(catalog);
   markLanguage(lang, save);
   applyStaticText();
+  friends.translate();
   render();
   if ($("dlg-new").open) buildNewGameForm(false);
   if ($("dlg-knock").open) renderKnockDialog();
@@ -119,6 +123,28 @@ function render() {
   renderFair();
   renderVariantBar($("vt-bar"), S.state, t);
   renderHint();
+  friends.renderSeats();
+  friends.renderWaiting();
+  friends.syncLive();
+}
+
+/** A table that names its players (a variant table, or people at it). */
+const named = (st) => !!st && (isVariant(st) || hasPeople(st));
+
+/** The seat the person plays against at this deal (null when they sit out or none is known). */
+function opponentSeat(st) {
+  if (!st) return null;
+  if (isVariant(st)) return opponentOf(st);
+  const seats = seatsOf(st);
+  if (seats.length === 2) return 1 - (st.you ?? 0);
+  return null;
+}
+
+/** The name of the seat whose move the table waits for ("Computer" against the computer). */
+function actorName(st) {
+  if (!named(st)) return t("table.computer");
+  const turn = st.turn ?? opponentSeat(st);
+  return turn === null || turn === undefined ? t("table.computer") : playerName(st, turn, t);
 }
 
 function renderRules() {
@@ -152,11 +178,13 @@ function renderOpponent() {
   const st = S.state;
   const tb = currentTable();
   const you = st ? st.you ?? 0 : 0;
-  const lvl = st && st.level ? ` (${levelName(st.level, t)})` : "";
-  const oppSeat = st && isVariant(st) ? opponentOf(st) : null;
+  const oppSeat = opponentSeat(st);
+  const oppEntry = oppSeat !== null ? seatsOf(st).find((x) => x.seat === oppSeat) : null;
+  const level = oppEntry ? (oppEntry.kind === "computer" ? oppEntry.level : null) : st && st.level;
+  const lvl = level ? ` (${levelName(level, t)})` : "";
   $("opp-name").textContent = (oppSeat !== null ? playerName(st, oppSeat, t) : t("table.computer")) + lvl;
   $("opp-count").textContent = st ? t("table.cards", { n: tb.oppCount }) : "";
-  $("opp-dealer").hidden = !st || st.dealer === you || (isVariant(st) && st.dealer !== oppSeat);
+  $("opp-dealer").hidden = !st || st.dealer === you || (oppSeat !== null && st.dealer !== oppSeat);
   $("me-dealer").hidden = !st || st.dealer !== you;
   const backs = [];
   for (let i = 0; i < tb.oppCount; i++) backs.push(backEl());
@@ -201,7 +229,7 @@ function renderStatus() {
   const phase = uiPhase(st, S.animating);
   if (phase) status.dataset.phase = phase;
   else delete status.dataset.phase;
-  status.textContent = t(promptKey(st, S.animating, S.loading), { computer: t("table.computer") });
+  status.textContent = isWaiting(st) ? t("friends.waiting_title") : t(promptKey(st, S.animating, S.loading), { computer: actorName(st) });
   const offer = $("offer");
   const canTake = findLegal(st, "take");
   const canPass = findLegal(st, "pass");
@@ -334,7 +362,7 @@ function renderScore() {
   const sc = scoreRows(st.score, you);
   const head = el("thead", {}, el("tr", {},
     el("th", { scope: "col", text: t("score.hand") }),
-    el("th", { scope: "col", text: t("table.you") }), el("th", { scope: "col", text: t("table.computer") })));
+    el("th", { scope: "col", text: t("table.you") }), el("th", { scope: "col", text: named(st) ? playerName(st, 1 - you, t) : t("table.computer") })));
   const rows = [];
   for (const r of sc.rows) {
     if (r.col === null) {
@@ -361,7 +389,7 @@ function renderScore() {
     rows.push(sumRow(t("score.total"), f.totals[0], f.totals[1], "final"));
   }
   const table = el("table", {}, el("caption", { class: "sr-only", text: t("score.title") }), head, el("tbody", {}, rows));
-  const foot = el("p", { class: "target", text: f ? t(w0(f) ? "game.won.you" : "game.won.opp") + (f.margin !== undefined ? ` · ${t("score.margin", { n: f.margin })}` : "") : t("score.target", { n: sc.target }) });
+  const foot = el("p", { class: "target", text: f ? (w0(f) ? t("game.won.you") : named(st) ? t("vt.winner", { name: playerName(st, 1 - you, t) }) : t("game.won.opp")) + (f.margin !== undefined ? ` · ${t("score.margin", { n: f.margin })}` : "") : t("score.target", { n: sc.target }) });
   body.replaceChildren(table, foot);
 }
 const w0 = (f) => f.winner === 0;
@@ -378,9 +406,11 @@ function renderResult() {
   const you = st.you ?? 0;
   const over = st.phase === "game-over";
   const final = st.score && st.score.final;
-  const headline = isVariant(st) ? variantHeadline(res, st, t) : resultHeadline(res, you, t);
+  const headline = named(st) ? variantHeadline(res, st, t) : resultHeadline(res, you, t);
   const several = isVariant(st) && st.table.scoring !== "hollywood";  // more than one computer
-  const overText = t(final && final.winner === (several ? 0 : you) ? "game.won.you" : several ? "vt.game_lost" : "game.won.opp");
+  let overText = t(final && final.winner === (several ? 0 : you) ? "game.won.you" : several ? "vt.game_lost" : "game.won.opp");
+  if (hasPeople(st) && final && !several && final.winner !== you) overText = t("vt.winner", { name: playerName(st, final.winner, t) });
+  if (hasPeople(st) && several && st.table.scoring === "partnership" && final && final.winner !== 0) overText = t("friends.team_lost");
   $("result-h").textContent = over && final ? overText : headline;
   const sub = [];
   if (over) sub.push(headline);
@@ -396,7 +426,7 @@ function renderResult() {
   const other = (seat) => (res.hands || []).find((h) => h.seat !== seat);
   $("result-hands").replaceChildren(...hands.map((h) => {
     const me = h.seat === you;
-    const who = me ? t("table.you") : isVariant(st) ? playerName(st, h.seat, t) : t("table.computer");
+    const who = me ? t("table.you") : named(st) ? playerName(st, h.seat, t) : t("table.computer");
     let role = "";
     if (res.kind !== "dead" && res.knocker !== null && res.knocker !== undefined) {
       if (h.seat === res.knocker) role = t(res.kind === "gin" ? "result.role.gin" : res.kind === "big_gin" ? "result.role.big_gin" : "result.role.knocker");
@@ -431,7 +461,7 @@ function renderResult() {
 
   const bd = (res.breakdown || []).map((b) => el("tr", {}, el("td", { text: breakdownLabel(b, t) }), el("td", { class: "n", text: b.points })));
   if (res.winner !== null && res.winner !== undefined) {
-    const winner = res.winner === you ? t("table.you") : isVariant(st) ? playerName(st, res.winner, t) : t("table.computer");
+    const winner = res.winner === you ? t("table.you") : named(st) ? playerName(st, res.winner, t) : t("table.computer");
     bd.push(el("tr", { class: "total" }, el("td", { text: t("result.total", { who: winner }) }), el("td", { class: "n", text: res.points })));
   }
   $("breakdown").replaceChildren(el("tbody", {}, bd));
@@ -439,6 +469,8 @@ function renderResult() {
   const next = findLegal(st, "next_hand");
   $("btn-next").hidden = over;
   $("btn-next").disabled = !next || S.busy;
+  const rematchable = over && hasPeople(st) && isCreator(st);
+  $("btn-rematch").hidden = !rematchable;
   $("btn-again").hidden = !over;
   // step through this hand face up (the replay page reads the game's token from this browser)
   $("btn-replay").href = `/replay?game=${encodeURIComponent(st.game_id)}&hand=${st.hand_number}`;
@@ -578,21 +610,40 @@ function adoptState(state) {
   if (sameHand && S.order.length && S.order.some((c, i) => c !== served[i])) saveOrder();
 }
 
+/** One move in words: another seat's move by its name at a table of people. */
+function eventWords(e, state) {
+  const you = state.you ?? 0;
+  const other = e.seat !== null && e.seat !== undefined && e.seat !== you;
+  if (other && hasPeople(state) && e.type !== "deal" && !["dead_hand", "hand_over", "game_over"].includes(e.type)) {
+    return publicEventText(state, e, t);
+  }
+  return eventText(e, you, t, { n: state.hand_number });
+}
+
 /** Words for the live region: each move, then the result or what to do next. */
 function announcement(evs, state) {
   const you = state.you ?? 0;
-  const words = evs.filter((e) => !["hand_over", "game_over"].includes(e.type)).map((e) => eventText(e, you, t, { n: state.hand_number })).filter(Boolean);
+  const words = evs.filter((e) => !["hand_over", "game_over"].includes(e.type)).map((e) => eventWords(e, state)).filter(Boolean);
   if (!words.length && !evs.length) return "";
-  let tail = t(promptKey(state, false), { computer: t("table.computer") });
+  let tail = t(promptKey(state, false), { computer: actorName(state) });
   if (state.result && (state.phase === "hand-over" || state.phase === "game-over")) {
-    tail = resultHeadline(state.result, you, t);
+    tail = named(state) ? variantHeadline(state.result, state, t) : resultHeadline(state.result, you, t);
     const f = state.score && state.score.final;
-    if (state.phase === "game-over" && f) tail += `. ${t(f.winner === you ? "game.won.you" : "game.won.opp")}`;
+    if (state.phase === "game-over" && f && !isVariant(state)) tail += `. ${f.winner === you ? t("game.won.you") : named(state) ? t("vt.winner", { name: playerName(state, f.winner, t) }) : t("game.won.opp")}`;
   }
   return `${words.join(" ")} ${tail}`.trim();
 }
 
-/** Take a state from the server: replay its new events (animated when the computer moved), then show it. */
+/**
+ * Show a state from the server (an action's answer, a poll, a live message), in the order they
+ * come and never one older than the state shown (seats.supersedes).
+ */
+function deliver(state, opts = {}) {
+  S.chain = S.chain.then(() => (supersedes(S.state, state) ? receive(state, opts) : null)).catch(() => {});
+  return S.chain;
+}
+
+/** Take a state from the server: replay its new events (animated when another seat moved), then show it. */
 async function receive(state, { animate = true } = {}) {
   const you = state.you ?? 0;
   const prev = S.state;
@@ -610,6 +661,7 @@ async function receive(state, { animate = true } = {}) {
   if (state.phase === "hand-over" || state.phase === "game-over") {
     if (state.result && prev && prev.phase !== state.phase) sound(["gin", "big_gin"].includes(state.result.kind) ? "gin" : "knock");
   }
+  friends.afterState(prev, S.state);
   schedulePoll();
 }
 
@@ -685,14 +737,16 @@ async function fly(node, from, to) {
   await sleep(90);
 }
 
+/** While another seat is to act: ask again in 0.8 s (not at a table whose live connection runs). */
 function schedulePoll() {
   clearTimeout(S.pollTimer);
-  if (S.state && S.state.phase === "opponent" && S.game) {
+  if (S.state && (S.state.phase === "opponent" || isWaiting(S.state)) && S.game && !friends.liveActive()) {
     S.pollTimer = setTimeout(async () => {
       if (S.busy) return schedulePoll();
       try {
         const r = await api("GET", `/api/games/${S.game.game_id}?since=${S.lastSeq}`);
-        if (r.ok) await receive(r.data, { animate: true });
+        if (r.ok) await deliver(r.data, { animate: true });
+        else schedulePoll();
       } catch { schedulePoll(); }
     }, 800);
   }
@@ -717,14 +771,14 @@ async function act(action) {
       if (/^(discard|draw|take)/.test(action)) sound(action.startsWith("discard") ? "discard" : "draw");
       S.busy = false;
       if (action.startsWith("discard")) S.selected = null;
-      await receive(r.data, { animate: true });
+      await deliver(r.data, { animate: true });
     } else if (r.status === 404) {
       lostGame();
     } else {
       sound("error");
       toast(r.status === 409 ? t("error.stale") : detailMessage(r.data));
       S.busy = false;
-      if (r.data && r.data.state) await receive(r.data.state, { animate: false });
+      if (r.data && r.data.state) await deliver(r.data.state, { animate: false });
       else await refresh();
     }
   } catch {
@@ -739,18 +793,49 @@ async function refresh() {
   if (!S.game) return;
   try {
     const r = await api("GET", `/api/games/${S.game.game_id}?since=${S.lastSeq}`);
-    if (r.ok) await receive(r.data, { animate: false });
+    if (r.ok) await deliver(r.data, { animate: false });
     else if (r.status === 404) lostGame();
   } catch { toast(t("error.network")); }
 }
 
 function lostGame() {
+  if (S.game) friends.dropSeat(S.game.game_id);
+  forgetGame();
+  toast(t("error.lost"));
+}
+
+/** The page holds no game any more (lost, or the person left the table): the new-game dialog. */
+function forgetGame() {
+  friends.stopLive();
   store.set(KEY_CURRENT, null);
   S.game = null;
   S.state = null;
+  S.lastSeq = 0;
+  history.replaceState(null, "", "/");
   render();
-  toast(t("error.lost"));
   openNewGame();
+}
+
+/**
+ * Show the table of seat `game` ({game_id, token, seat}) from its `state`: the page's current
+ * game from now on (ginrummy.current, which the replay page reads too).
+ */
+function takeSeat(game, state) {
+  clearTimeout(S.pollTimer);
+  S.game = { game_id: game.game_id, token: game.token };
+  store.set(KEY_CURRENT, S.game);
+  S.state = null;
+  S.selected = null;
+  S.hint = null;
+  S.lastSeq = 0;
+  for (const id of ["dlg-new", "dlg-join"]) if ($(id).open) $(id).close();
+  const evs = newEvents(state, 0);
+  adoptState(state);
+  S.lastSeq = state.seq ?? 0;
+  render();
+  announce(isWaiting(state) ? t("friends.waiting_title") : announcement(evs, state) || t(promptKey(state, false), { computer: actorName(state) }));
+  schedulePoll();
+  focusPlay();
 }
 
 function saveOrder() {
@@ -915,6 +1000,7 @@ function buildNewGameForm(reset) {
   const current = reset ? { ...(m.presets || {})[prSel.value], ...(saved.preset === prSel.value ? saved.rules || {} : {}) } : readFields();
   buildFields(current);
   updatePresetNote();
+  friends.buildForm(reset);
 }
 
 function updatePresetNote() {
@@ -1003,31 +1089,29 @@ async function startGame(ev) {
   const level = $("new-level").value;
   const preset = $("new-preset").value;
   const rules = rulesOverrides((S.meta.presets || {})[preset], readFields());
+  let table;
+  try { table = friends.request(); } catch (e) {
+    $("new-error").textContent = e.message;
+    $("new-error").hidden = false;
+    return;
+  }
   btn.disabled = true;
   $("new-error").hidden = true;
   try {
     const scoring = $("new-scoring").value || "standard";
-    const r = await api("POST", "/api/games", { level, preset, rules, scoring });
+    const body = { level, preset, rules, scoring };
+    if (table) Object.assign(body, { seats: table.seats, name: table.name, turn_clock: table.turn_clock });
+    const r = await api("POST", "/api/games", body);
     if (!r.ok) {
       $("new-error").textContent = detailMessage(r.data);
       $("new-error").hidden = false;
       return;
     }
-    store.set(KEY_NEW, { level, preset, rules, scoring });
-    S.game = { game_id: r.data.game_id, token: r.data.token };
-    store.set(KEY_CURRENT, S.game);
-    S.state = null;
-    S.selected = null;
-    S.lastSeq = 0;
-    $("dlg-new").close();
-    const st = r.data.state;
-    const evs = newEvents(st, 0);
-    adoptState(st);
-    S.lastSeq = st.seq ?? 0;
-    render();
-    announce(announcement(evs, st) || t(promptKey(st, false), { computer: t("table.computer") }));
-    schedulePoll();
-    focusPlay();
+    store.set(KEY_NEW, { level, preset, rules, scoring, kind: table ? "friends" : "computer", seatChoices: table ? table._choices : (store.get(KEY_NEW, {}) || {}).seatChoices });
+    const game = { game_id: r.data.game_id, token: r.data.token, seat: r.data.seat ?? 0 };
+    if (table) friends.keepSeat({ ...game, name: table.name });
+    history.replaceState(null, "", "/");
+    takeSeat(game, r.data.state);
   } catch {
     $("new-error").textContent = t("error.network");
     $("new-error").hidden = false;
@@ -1238,9 +1322,19 @@ function wire() {
   window.addEventListener("resize", () => requestAnimationFrame(fitHand));
 }
 
+const friends = createFriends({
+  S, store, api, deliver, takeSeat, forgetGame, render, announce, detailMessage, schedulePoll, opponentSeat,
+  t: (...a) => S.t(...a),
+  openNewGame: () => openNewGame(),
+  oppCount: () => currentTable().oppCount,
+  levels: () => ((S.meta && S.meta.levels) || []).map(levelId),
+  levelDefault: () => (S.meta && S.meta.default_level) || "hard",
+});
+
 async function boot() {
   S.settings = { ...DEFAULT_SETTINGS, ...(store.get(KEY_SETTINGS, {}) || {}) };
   wire();
+  friends.wire();
   applySettings();
   const html = document.documentElement;
   const cookie = (document.cookie.match(/(?:^|;\s*)lang=([a-z]{2})/) || [])[1];
@@ -1250,6 +1344,9 @@ async function boot() {
   await setLanguage(lang, { save: false });
   await metaP;
   applyStaticText();
+  friends.translate();
+  const code = inviteCode(location.pathname, location.search);
+  if (code && await friends.openInvite(code)) { S.loading = false; render(); return; }
   const saved = store.get(KEY_CURRENT);
   S.loading = !!(saved && saved.game_id && saved.token);
   if (S.loading) {
@@ -1264,7 +1361,7 @@ async function boot() {
         schedulePoll();
         return;
       }
-      if (r.status === 404) { store.set(KEY_CURRENT, null); S.game = null; }
+      if ([401, 403, 404].includes(r.status)) { friends.dropSeat(saved.game_id); store.set(KEY_CURRENT, null); S.game = null; }
     } catch {
       S.loading = false;
       toast(t("error.network"));

@@ -54,7 +54,9 @@ export class LiveConnection {
   constructor(opts) {
     this.o = opts;
     this.fetch = opts.fetch || ((...a) => globalThis.fetch(...a));
-    this.sleep = opts.sleep || ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.sleep = opts.sleep || ((ms) => new Promise((r) => { this.wake = r; setTimeout(r, ms); }));
+    this.wake = null;
+    this.silence = opts.silence ?? 40000;  // no byte for this long (the server pings every 15 s): a dead stream
     this.stopped = false;
     this.attempt = 0;
     this.ctrl = null;
@@ -105,12 +107,35 @@ export class LiveConnection {
     const reader = res.body.getReader();
     const dec = new TextDecoder();
     const parser = sseParser();
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done || this.stopped) break;
-      for (const m of parser.push(dec.decode(value, { stream: true }))) this.dispatch(m);
+    const ctrl = this.ctrl;
+    let watchdog = null;
+    const arm = () => {
+      clearTimeout(watchdog);
+      if (this.silence > 0) watchdog = setTimeout(() => ctrl.abort(), this.silence);
+    };
+    try {
+      arm();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done || this.stopped) break;
+        arm();
+        for (const m of parser.push(dec.decode(value, { stream: true }))) this.dispatch(m);
+      }
+    } finally {
+      clearTimeout(watchdog);
     }
     return false;
+  }
+
+  /** The network is gone (the browser says so): end the stream now, retry with back-off. */
+  drop() {
+    if (this.ctrl) { try { this.ctrl.abort(); } catch { /* already closed */ } }
+  }
+
+  /** The network is back: retry at once instead of waiting out the back-off. */
+  kick() {
+    this.attempt = 0;
+    if (this.wake) { const w = this.wake; this.wake = null; w(); }
   }
 
   dispatch(m) {

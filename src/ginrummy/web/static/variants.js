@@ -9,12 +9,16 @@ import { cardName, cardShort, resultHeadline } from "./i18n.js";
 import { el } from "./page.js";
 import { hollywoodFromState, partnershipFromState, threeFromState, renderModel } from "./sheet.js";
 
-export const isVariant = (st) => !!(st && st.table && st.table.scoring);
+/** A variant table (Hollywood, three players, partnership); every state has `table` at a table of seats. */
+export const isVariant = (st) => !!(st && st.table && st.table.scoring && st.table.scoring !== "standard");
 
 // ------------------------------------------------------------------------------ names
+/** The player at seat `p`: "You", a person's display name (docs/tables.md), else the table's name for the seat. */
 export function playerName(st, p, t) {
   if (p === null || p === undefined) return "";
   if (p === (st.you ?? 0)) return t("table.you");
+  const person = Array.isArray(st.seats) ? st.seats.find((s) => s.seat === p && s.kind === "person" && s.name) : null;
+  if (person) return person.name;
   const sc = st.table && st.table.scoring;
   if (sc === "three_player") return t("vt.computer_n", { n: p });
   if (sc === "partnership") return t(`vt.p4.${p}`);
