@@ -142,10 +142,12 @@ def move(page: Any, ph: str, *, finish: bool = True) -> None:
         raise AssertionError(ph)
 
 
-def play_hand(pages: list[Any], *, max_moves: int = 300, timeout: float = 120.0) -> int:
+def play_hand(pages: list[Any], *, one_at_a_time: bool = True, max_moves: int = 300,
+              timeout: float = 120.0) -> int:
     """Each person moves when their page says it is their move, until every page shows the
-    hand's end; the number of moves made. Exactly one person may act at a time at a two-person
-    table (checked at every step)."""
+    hand's end; the number of moves made. ``one_at_a_time``: exactly one person may act at a
+    time (a two-player table; checked at every step; at a partnership table the two deals go on
+    side by side)."""
     moves = 0
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and moves < max_moves:
@@ -157,7 +159,7 @@ def play_hand(pages: list[Any], *, max_moves: int = 300, timeout: float = 120.0)
         if not acting:
             pages[0].wait_for_timeout(50)
             continue
-        if len(pages) == 2:
+        if one_at_a_time:
             assert len(acting) == 1, phases
         page, ph = acting[0]
         move(page, ph)
@@ -248,7 +250,7 @@ def test_partnership_with_two_people_and_two_computers(new_context: Any,
     assert "Cy" in seat_chip(ann, 2).inner_text()
     assert "Ann" in seat_chip(cy, 0).inner_text()
     assert "(Easy)" in seat_chip(ann, 1).inner_text()
-    play_hand([ann, cy], timeout=180.0)
+    play_hand([ann, cy], one_at_a_time=False, timeout=180.0)
     for p in (ann, cy):
         p.wait_for_selector("[data-testid=result]:visible")
     assert not ann.errors and not cy.errors
