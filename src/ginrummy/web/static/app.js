@@ -407,10 +407,13 @@ function renderResult() {
   const over = st.phase === "game-over";
   const final = st.score && st.score.final;
   const headline = named(st) ? variantHeadline(res, st, t) : resultHeadline(res, you, t);
-  const several = isVariant(st) && st.table.scoring !== "hollywood";  // more than one computer
-  let overText = t(final && final.winner === (several ? 0 : you) ? "game.won.you" : several ? "vt.game_lost" : "game.won.opp");
-  if (hasPeople(st) && final && !several && final.winner !== you) overText = t("vt.winner", { name: playerName(st, final.winner, t) });
-  if (hasPeople(st) && several && st.table.scoring === "partnership" && final && final.winner !== 0) overText = t("friends.team_lost");
+  const several = isVariant(st) && st.table.scoring !== "hollywood";  // more than one other player
+  const teams = isVariant(st) && st.table.scoring === "partnership";
+  const mine = teams ? you % 2 : you;  // the final's winner is a team at a partnership table
+  let overText = t(final && final.winner === mine ? "game.won.you" : several ? "vt.game_lost" : "game.won.opp");
+  if (hasPeople(st) && final && final.winner !== mine) {
+    overText = teams ? t("friends.team_lost") : t("vt.winner", { name: playerName(st, final.winner, t) });
+  }
   $("result-h").textContent = over && final ? overText : headline;
   const sub = [];
   if (over) sub.push(headline);

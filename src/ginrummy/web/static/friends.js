@@ -39,13 +39,15 @@ export function createFriends(ctx) {
     const s = seatOf(st, n);
     if (!s) return "";
     if (s.kind === "open") return t("friends.open_seat");
-    if (s.kind === "computer") return `${playerName(st, n, t) === t("table.you") ? t("table.computer") : computerName(st, n)} (${levelName(s.level, t)})`;
+    if (s.kind === "computer") return `${computerName(st, n)} (${levelName(s.level, t)})`;
     return s.name || t("friends.seat_n", { n: n + 1 });
   }
 
+  /** A computer's seat by the table's name for it (Computer, Computer 2, Opponent B, …). */
   function computerName(st, n) {
     const players = (st.table && st.table.players) || seatsOf(st).length;
     if (players === 2) return t("table.computer");
+    if (players === 4) return playerName(st, n, t);
     return t("vt.computer_n", { n });
   }
 
@@ -135,7 +137,7 @@ export function createFriends(ctx) {
     const people = !!(st && seatsOf(st).length && (hasPeople(st) || isWaiting(st)));
     strip.hidden = !people;
     $("table").classList.toggle("people", people);
-    if (!people) { $("opp-presence").hidden = true; return; }
+    if (!people) return;
     const you = st.you ?? 0;
     const players = (st.table && st.table.players) || seatsOf(st).length;
     const turn = turnSeat(st);
@@ -143,14 +145,12 @@ export function createFriends(ctx) {
     const chips = seatLayout(players, you).map((n) => {
       const s = seatOf(st, n) || { seat: n, kind: "open" };
       const word = presence(s, you);
-      const count = n === opp && !isWaiting(st) ? ctx.oppCount() : null;
       const kids = [
         el("span", { class: `dot p-${word}`, "aria-hidden": "true" }),
         el("b", { class: "chip-name", text: seatLabel(st, n) }),
       ];
-      const rel = relation(st, n);
+      const rel = s.kind === "computer" ? "" : relation(st, n);  // a computer's name says it already
       if (rel) kids.push(el("small", { class: "rel", text: rel }));
-      if (count !== null) kids.push(el("span", { class: "chip-count", text: t("table.cards", { n: count }) }));
       if (s.kind === "person") kids.push(el("span", { class: "chip-presence", "data-presence": word, text: presenceText(word) }));
       if (n === turn) kids.push(el("span", { class: "chip-turn", text: t("friends.to_play") }));
       if (isCreator(st) && !isWaiting(st) && s.kind === "person" && word === "away") {
@@ -165,15 +165,6 @@ export function createFriends(ctx) {
     $("quick").hidden = isWaiting(st) && seatsOf(st).filter((s) => s.kind === "person").length < 2;
     $("btn-leave").hidden = false;
     renderConn();
-    // the opponent at this deal: its name and presence by the cards
-    const oppSeat = opp !== null ? seatOf(st, opp) : null;
-    const op = $("opp-presence");
-    op.hidden = !(oppSeat && oppSeat.kind === "person");
-    if (!op.hidden) {
-      const w = presence(oppSeat, you);
-      op.dataset.presence = w;
-      op.textContent = presenceText(w);
-    }
     $("me-name").textContent = mine && mine.name ? `${mine.name} (${t("table.you")})` : t("table.you");
   }
 
@@ -218,7 +209,7 @@ export function createFriends(ctx) {
   function waitingSeat(st, s, you, creator) {
     const word = presence(s, you);
     const row = [el("span", { class: `dot p-${word}`, "aria-hidden": "true" }), el("b", { text: s.seat === you ? `${s.name || ""} (${t("table.you")})` : seatLabel(st, s.seat) })];
-    const rel = relation(st, s.seat);
+    const rel = s.kind === "computer" ? "" : relation(st, s.seat);
     if (rel) row.push(el("small", { class: "rel", text: rel }));
     if (s.creator) row.push(el("small", { class: "tag", text: t("friends.creator") }));
     if (s.kind === "person" && s.seat !== you) row.push(el("span", { class: "chip-presence", "data-presence": word, text: presenceText(word) }));
@@ -446,9 +437,9 @@ export function createFriends(ctx) {
       $("join-table-desc").textContent = t("join.table", { table: scoringName(inv.scoring || "standard", t), n: (inv.seats || []).length });
       let parts = [];
       try { parts = rulesSummary({ ...pseudo, rules: { preset: inv.preset, ...(inv.rules || {}) } }, t); } catch { parts = [presetName(inv.preset, t)]; }
-      $("join-rules").replaceChildren(...parts.map((p) => el("li", { text: p })));
+      $("join-rules").textContent = parts.join(" · ");
       $("join-seats").replaceChildren(...(inv.seats || []).map((s) => el("li", { "data-seat": String(s.seat), "data-kind": s.kind },
-        el("span", { class: `dot p-${s.kind === "open" ? "open" : s.kind === "computer" ? "computer" : "connected"}`, "aria-hidden": "true" }),
+        el("span", { class: `dot p-${s.kind === "open" ? "open" : s.kind === "computer" ? "computer" : "person"}`, "aria-hidden": "true" }),
         el("b", { text: s.kind === "open" ? t("friends.open_seat") : s.kind === "computer" ? `${computerName(pseudo, s.seat)} (${levelName(s.level, t)})` : (s.name || t("friends.seat_n", { n: s.seat + 1 })) }),
         (inv.seats || []).length === 4 ? el("small", { class: "rel", text: t("friends.team_n", { n: (s.seat % 2) + 1 }) }) : null)));
     } else {
