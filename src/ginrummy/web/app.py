@@ -35,8 +35,10 @@ from .. import rules as rules_module
 from ..bots import DEFAULT_LEVEL, LEVELS
 from ..rules import FIELD_CHOICES, PRESETS, Rules
 from ..store import Store, default_database_url
+from .errors import BadRequest, NotFound, Stale, Unavailable
 from .i18n import LANGUAGE_NAMES, LANGUAGES, negotiate, valid_language
 from .keeper_api import install_keeper
+from .live import LiveHub
 from .pages import PAGE_NAMES, render_page
 from .ratelimit import RateLimiter, RateLimits
 from .replay_api import install_replay
@@ -50,7 +52,8 @@ from .schemas import (
     StaleOut,
     error_response,
 )
-from .service import BadRequest, GameService, NotFound, Stale
+from .service import TableService
+from .tables_api import install_tables
 from .tutorial_api import install_tutorial
 from .variants import menu_meta
 
@@ -293,7 +296,8 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     limits = rate_limits or RateLimits.from_env(os.environ.get("GINRUMMY_RATE_LIMITS"))
     url = database_url or os.environ.get("GINRUMMY_DATABASE_URL") or default_database_url()
     store = Store(url)
-    service = GameService(store)
+    service = TableService(store)
+    hub = LiveHub()
     create_by_ip = RateLimiter(limits.creates, limits.window) if limits.creates else None
     create_by_player = RateLimiter(limits.creates, limits.window) if limits.creates else None
     requests_by_ip = RateLimiter(limits.requests, limits.window) if limits.requests else None
@@ -312,6 +316,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
                   redoc_url=None, openapi_url="/api/openapi.json")
     app.state.store = store
     app.state.service = service
+    app.state.live = hub
     app.add_middleware(BodyLimit, limit=max_body)
 
     app.add_middleware(PerRequest, limiter=requests_by_ip)  # outermost: sees every answer
@@ -324,6 +329,10 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     @app.exception_handler(NotFound)
     async def _not_found(_request: Request, _exc: NotFound) -> JSONResponse:
         return error_response(404, "not_found", "no such game")
+
+    @app.exception_handler(Unavailable)
+    async def _unavailable(_request: Request, exc: Unavailable) -> JSONResponse:
+        return error_response(exc.status, exc.code, exc.message)
 
     @app.exception_handler(BadRequest)
     async def _bad(_request: Request, exc: BadRequest) -> JSONResponse:
@@ -364,18 +373,31 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
             **menu_meta(),  # scorings and field dependencies (docs/variants.md)
         }
 
-    @app.post("/api/games", status_code=201, responses=_documented(413, 422, 429))
-    def new_game(body: NewGame, request: Request) -> JSONResponse:
+    def _limited(request: Request, message: str) -> Response | None:
+        """429 when the client made too many games, tables or joins (per address and per
+        browser), else None."""
         pid = request.state.player_id
         for limiter, key in ((create_by_ip, _client_ip(request)), (create_by_player, pid)):
             if limiter is not None:
                 wait = limiter.hit(key)
                 if wait:
-                    return _rate_limited(wait, "too many new games: wait a moment")
-        game_id, token, state = service.create(pid, body.level, body.preset, body.rules,
-                                               body.scoring)
-        return JSONResponse({"game_id": game_id, "token": token, "state": state},
-                            status_code=201)
+                    return _rate_limited(wait, message)
+        return None
+
+    @app.post("/api/games", status_code=201, responses=_documented(413, 422, 429))
+    def new_game(body: NewGame, request: Request) -> Response:
+        refused = _limited(request, "too many new games: wait a moment")
+        if refused is not None:
+            return refused
+        seats = None if body.seats is None else [s.model_dump() for s in body.seats]
+        made = service.create(request.state.player_id, body.level, body.preset, body.rules,
+                              body.scoring, seats=seats, name=body.name,
+                              turn_clock=body.turn_clock)
+        if body.seats is None and body.name is None and body.turn_clock is None:
+            out = {k: made[k] for k in ("game_id", "token", "state")}  # as before tables
+        else:
+            out = made
+        return JSONResponse(out, status_code=201)
 
     # The state is plain JSON already: returned as a JSONResponse it is not validated and
     # re-serialised as a dict (one threadpool trip less per answer); response_model keeps the
@@ -440,7 +462,9 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     for name in PAGE_NAMES:
         app.get(f"/{name}", response_class=HTMLResponse)(_page_route(name))
 
-    install_keeper(app, service.variants.vstore, page=_static_page, bearer=_bearer)  # /keeper
+    install_keeper(app, service.vstore, page=_static_page, bearer=_bearer)  # /keeper
+    install_tables(app, service, hub, bearer=_bearer, limited=_limited,
+                   page=_static_page)  # tables of people, /join, the live stream
     install_replay(app, service, page=_static_page, bearer=_bearer)  # /replay
     install_tutorial(app, page=_static_page)  # /tutorial
     STATIC_DIR.mkdir(parents=True, exist_ok=True)
