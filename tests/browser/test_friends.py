@@ -387,3 +387,103 @@ def test_creator_opens_and_fills_seats_before_the_start(new_context: Any,
         ann.select_option("[data-testid=seat-kind-2]", "open")
     ann.wait_for_selector("[data-testid=start-table]:disabled")
     assert ann.get_attribute(STATUS, "data-phase") not in READY_PHASES
+
+
+def _finish_game(ann: Any, bo: Any, *, limit: int = 8) -> None:
+    """Play hands (next hand by whoever may deal it) until both pages show the game's end."""
+    for _ in range(limit):
+        play_hand([ann, bo])
+        if phase(ann) == "game-over":
+            bo.wait_for_selector(f"{STATUS}[data-phase=game-over]", timeout=10_000)
+            return
+        for p in (ann, bo):
+            if enabled(p, "next-hand"):
+                click_and_settle(p, "[data-testid=next-hand]")
+                break
+        else:
+            raise AssertionError("nobody can deal the next hand")
+    raise AssertionError("the game did not end")
+
+
+def test_quick_messages_rematch_and_leave(new_context: Any, server: LiveServer) -> None:
+    ann = person(new_context)
+    bo = person(new_context, locale="id-ID")  # Bo reads the page in Indonesian
+    url = create_table(ann, server.base, name="Ann", target=1)
+    join_table(bo, url, "Bo")
+    assert bo.get_attribute("html", "lang") == "id"
+    start(ann)
+    bo.wait_for_selector(WAITING, state="hidden", timeout=10_000)
+    # a preset quick message, shown to the other as a bubble in their own language
+    ann.click("[data-testid=quick-messages]")
+    with ann.expect_response(lambda r: r.url.endswith("/messages")) as resp:
+        ann.click("[data-testid=quick-good_luck]")
+    assert resp.value.status == 200, resp.value.text()
+    bubble = bo.locator("#bubble-0.show.chat")
+    bubble.wait_for(timeout=10_000)
+    assert bubble.inner_text() == "Semoga beruntung!"
+    assert ann.locator("#me-bubble.show.chat").inner_text() == "Good luck!"
+    old_id = ann.evaluate("() => JSON.parse(localStorage.getItem('ginrummy.current')).game_id")
+    _finish_game(ann, bo)
+    # the rematch: the creator's button; both pages move to the new table, same seats
+    assert not bo.locator("[data-testid=rematch]").is_visible()
+    with ann.expect_response(lambda r: r.url.endswith("/rematch")) as resp:
+        ann.click("[data-testid=rematch]")
+    assert resp.value.status == 201, resp.value.text()
+    new_id = resp.value.json()["game_id"]
+    assert new_id != old_id
+    for p in (ann, bo):
+        p.wait_for_function(
+            "(id) => JSON.parse(localStorage.getItem('ginrummy.current')).game_id === id",
+            arg=new_id, timeout=15_000)
+        p.wait_for_selector(IDLE)
+        p.wait_for_selector("[data-testid=result]", state="hidden")
+        assert p.locator("[data-testid=hand] [data-card]").count() >= 10
+    assert "Bo" in ann.inner_text("#opp-name") and "Ann" in bo.inner_text("#opp-name")
+    # leaving: Bo's page goes back to a new game; a computer plays his seat for Ann
+    bo.once("dialog", lambda d: d.accept())
+    with bo.expect_response(lambda r: r.url.endswith("/leave")) as resp:
+        bo.click("[data-testid=leave-table]")
+    assert resp.value.status == 200, resp.value.text()
+    bo.wait_for_selector("#dlg-new[open]")
+    assert bo.evaluate("() => localStorage.getItem('ginrummy.current')") is None
+    ann.wait_for_function(
+        "() => document.querySelector(\"[data-testid=seats] .seat-chip[data-seat='1']\")"
+        ".dataset.presence === 'left'", timeout=15_000)
+    assert "the computer plays" in seat_chip(ann, 1).inner_text()
+    assert not ann.errors and not bo.errors
+
+
+def test_creator_hands_an_away_seat_to_the_computer_and_it_is_taken_back(
+        new_context: Any, server: LiveServer) -> None:
+    ann, bo, url = _started_pair(new_context, server.base)
+    bo_ctx = bo.context
+    bo.close()  # Bo's phone sleeps: his stream ends
+    chip = seat_chip(ann, 1)
+    ann.wait_for_function(
+        "() => document.querySelector(\"[data-testid=seats] .seat-chip[data-seat='1']\")"
+        ".dataset.presence === 'away'", timeout=40_000)
+    assert "away" in chip.inner_text()
+    with ann.expect_response(lambda r: "/seats/1" in r.url) as resp:
+        chip.locator("[data-testid=hand-to-computer]").click()
+    assert resp.value.status == 200, resp.value.text()
+    ann.wait_for_selector("[data-testid=seats] .seat-chip[data-seat='1']"
+                          "[data-presence=computer_for_away]")
+    # the table goes on: Ann can always play her moves while the computer plays Bo's
+    for _ in range(3):
+        ph = ann.wait_for_selector(
+            "#table[aria-busy=false] [data-testid=status]:is([data-phase=offer],"
+            "[data-phase=draw],[data-phase=discard],[data-phase=hand-over])", timeout=20_000)
+        ph_name = str(ph.get_attribute("data-phase"))
+        if ph_name == "hand-over":
+            break
+        move(ann, ph_name, finish=False)
+    # Bo comes back through the link and takes his seat back
+    bo = bo_ctx.new_page()
+    bo.goto(url)
+    bo.wait_for_selector("[data-testid=take-back]:visible", timeout=10_000)
+    with bo.expect_response(lambda r: "/seats/1" in r.url) as resp:
+        bo.click("[data-testid=take-back]")
+    assert resp.value.status == 200, resp.value.text()
+    bo.wait_for_selector("[data-testid=take-back]", state="hidden")
+    ann.wait_for_selector("[data-testid=seats] .seat-chip[data-seat='1'][data-presence=connected]",
+                          timeout=15_000)

@@ -30,6 +30,7 @@ test("each seat's presence is one word", () => {
   assert.equal(presence(seat(1, "person", { connected: false, away: true }), 0), "away");
   assert.equal(presence(seat(1, "person", { away: true, computer_for_away: true }), 0), "computer_for_away");
   assert.equal(presence(null, 0), "open");
+  assert.equal(presence(seat(1, "person", { left: true, connected: false }), 0), "left");
 });
 
 test("only the creator starts, and only when no seat is open", () => {

@@ -163,7 +163,7 @@ export function createFriends(ctx) {
     const mine = seatOf(st, you);
     $("btn-take-back").hidden = !(mine && mine.computer_for_away);
     $("quick").hidden = isWaiting(st) && seatsOf(st).filter((s) => s.kind === "person").length < 2;
-    $("btn-leave").hidden = false;
+    $("btn-leave").hidden = isWaiting(st) && isCreator(st);  // the creator of a waiting table starts another game instead
     renderConn();
     $("me-name").textContent = mine && mine.name ? `${mine.name} (${t("table.you")})` : t("table.you");
   }

@@ -60,15 +60,16 @@ export function seatPositions(players, you) {
 }
 
 /**
- * A seat's presence, one word: `you`, `open`, `computer` (a computer's seat), `computer_for_away`
- * (a computer plays for its away person), `away`, `connected`, `offline` (a person not
- * connected, not yet away).
+ * A seat's presence, one word: `you`, `open`, `computer` (a computer's seat), `left` (its person
+ * left the table: a computer plays it), `computer_for_away` (a computer plays for its away
+ * person), `away`, `connected`, `offline` (a person not connected, not yet away).
  */
 export function presence(seat, you) {
   if (!seat) return "open";
   if (seat.seat === you) return "you";
   if (seat.kind === "open") return "open";
   if (seat.kind === "computer") return "computer";
+  if (seat.left) return "left";
   if (seat.computer_for_away) return "computer_for_away";
   if (seat.away) return "away";
   return seat.connected ? "connected" : "offline";
