@@ -51,7 +51,8 @@ def person(new_context: Any, **kw: Any) -> Any:
 
 
 def create_table(page: Any, base: str, *, name: str, scoring: str = "standard",
-                 seats: tuple[str, ...] = ("open",), target: int | None = None) -> str:
+                 seats: tuple[str, ...] = ("open",), target: int | None = None,
+                 clock: int | None = None) -> str:
     """Set up a table of friends in the new-game dialog; returns the invite URL it shows."""
     page.goto(base + "/")
     page.wait_for_selector("#dlg-new[open] [data-testid=start-game]")
@@ -60,6 +61,8 @@ def create_table(page: Any, base: str, *, name: str, scoring: str = "standard",
     page.fill("[data-testid=your-name]", name)
     for i, choice in enumerate(seats, start=1):
         page.select_option(f"[data-testid=seat-choice-{i}]", choice)
+    if clock is not None:
+        page.select_option("[data-testid=turn-clock]", str(clock))
     if target is not None:
         if page.get_attribute("#new-fields-wrap", "open") is None:
             page.click("#new-fields-wrap > summary")
@@ -487,3 +490,26 @@ def test_creator_hands_an_away_seat_to_the_computer_and_it_is_taken_back(
     bo.wait_for_selector("[data-testid=take-back]", state="hidden")
     ann.wait_for_selector("[data-testid=seats] .seat-chip[data-seat='1'][data-presence=connected]",
                           timeout=15_000)
+
+
+def test_the_turn_clock_counts_down_for_everyone(new_context: Any, server: LiveServer) -> None:
+    ann = person(new_context)
+    bo = person(new_context)
+    url = create_table(ann, server.base, name="Ann", clock=60)
+    join_table(bo, url, "Bo")
+    start(ann)
+    bo.wait_for_selector(WAITING, state="hidden", timeout=10_000)
+
+    def left(p: Any) -> int:
+        p.wait_for_selector("[data-testid=turn-left]:visible")
+        m = re.fullmatch(r"(\d+) s left", p.inner_text("[data-testid=turn-left]").strip())
+        assert m, p.inner_text("[data-testid=turn-left]")
+        return int(m.group(1))
+
+    first = left(ann)
+    assert 50 <= first <= 60 and 50 <= left(bo) <= 60
+    ann.wait_for_timeout(2_100)
+    assert left(ann) < first
+    actor, waiter = _actor(ann, bo)
+    chip = seat_chip(waiter, 0 if actor is ann else 1)
+    assert re.fullmatch(r"to play · \d+ s left", str(chip.locator(".chip-turn").text_content()))

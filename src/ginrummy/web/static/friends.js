@@ -137,7 +137,7 @@ export function createFriends(ctx) {
     const people = !!(st && seatsOf(st).length && (hasPeople(st) || isWaiting(st)));
     strip.hidden = !people;
     $("table").classList.toggle("people", people);
-    if (!people) return;
+    if (!people) { $("turn-left").hidden = true; return; }
     const you = st.you ?? 0;
     const players = (st.table && st.table.players) || seatsOf(st).length;
     const turn = turnSeat(st);
@@ -165,7 +165,30 @@ export function createFriends(ctx) {
     $("quick").hidden = isWaiting(st) && seatsOf(st).filter((s) => s.kind === "person").length < 2;
     $("btn-leave").hidden = isWaiting(st) && isCreator(st);  // the creator of a waiting table starts another game instead
     renderConn();
+    renderClock();
     $("me-name").textContent = mine && mine.name ? `${mine.name} (${t("table.you")})` : t("table.you");
+  }
+
+  /** Seconds left on the turn clock (0 at the deadline), null without a clock. */
+  function clockLeft(st) {
+    const tb = st && st.table;
+    if (!tb || !tb.turn_deadline || !tb.turn_clock) return null;
+    return Math.max(0, Math.min(tb.turn_clock, Math.ceil(tb.turn_deadline - Date.now() / 1000)));
+  }
+
+  let clockTimer = null;
+  /** The turn clock under the status and on the turn marker, each second while it runs. */
+  function renderClock() {
+    const st = S.state;
+    const left = clockLeft(st);
+    const box = $("turn-left");
+    box.hidden = left === null;
+    const text = left === null ? "" : t("friends.clock_left", { n: left });
+    box.textContent = text;
+    box.classList.toggle("urgent", left !== null && left <= 10);
+    for (const e of document.querySelectorAll(".seat-chip.turn .chip-turn")) e.textContent = left === null ? t("friends.to_play") : `${t("friends.to_play")} · ${text}`;
+    clearTimeout(clockTimer);
+    if (left !== null && left > 0) clockTimer = setTimeout(renderClock, 1000);
   }
 
   function renderConn() {
