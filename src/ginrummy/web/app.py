@@ -427,7 +427,9 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         """The suggested move for the person, explained; changes nothing (docs/api.md)."""
         return JSONResponse(service.hint(game_id, _bearer(authorization)))
 
-    @app.get("/api/games/{game_id}/record", responses=_documented(404, 422, 429))
+    @app.get("/api/games/{game_id}/record", responses={
+        **_documented(404, 422, 429),
+        409: {"model": ErrorOut, "description": "the table has not started (not_started)"}})
     def get_record(game_id: str,
                    authorization: str | None = Header(default=None)) -> dict[str, Any]:
         return service.record(game_id, _bearer(authorization))
