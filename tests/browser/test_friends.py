@@ -513,3 +513,38 @@ def test_the_turn_clock_counts_down_for_everyone(new_context: Any, server: LiveS
     actor, waiter = _actor(ann, bo)
     chip = seat_chip(waiter, 0 if actor is ann else 1)
     assert re.fullmatch(r"to play · \d+ s left", str(chip.locator(".chip-turn").text_content()))
+
+
+def test_hint_stats_replay_and_reveal_work_for_the_second_seat(new_context: Any,
+                                                              server: LiveServer) -> None:
+    ann, bo, _ = _started_pair(new_context, server.base)
+    # Bo (seat 1) asks for a hint on his own move
+    for _ in range(6):
+        actor, _w = _actor(ann, bo)
+        if actor is bo:
+            break
+        move(ann, str(ready(ann)), finish=False)
+    assert ready(bo) in ("offer", "draw", "discard")
+    with bo.expect_response(lambda r: r.url.endswith("/hint")) as resp:
+        bo.click("[data-testid=hint]")
+    assert resp.value.status == 200, resp.value.text()
+    bo.wait_for_selector("[data-testid=hint-text]:visible")
+    assert bo.inner_text("[data-testid=hint-text]").strip()
+    # statistics open for him
+    bo.click("#btn-stats")
+    bo.wait_for_selector("#dlg-stats[open] #stats-body :is(table, p)")
+    bo.keyboard.press("Escape")
+    play_hand([ann, bo])
+    # the hand's reveal and its replay, from Bo's seat
+    bo.wait_for_selector("[data-testid=fair-reveal] details")
+    bo.click("[data-testid=fair-reveal] summary")
+    assert "sha256sum" in bo.inner_text("[data-testid=fair-command]")
+    href = str(bo.locator("[data-testid=replay-link]").get_attribute("href"))
+    replay = bo.context.new_page()
+    errors: list[str] = []
+    replay.on("pageerror", lambda e: errors.append(str(e)))
+    replay.goto(server.base + href)
+    replay.wait_for_selector("[data-testid=replay-step]")
+    assert replay.locator("[data-testid=replay-hand-0] [data-card]").count() == 10
+    assert replay.locator("[data-testid=replay-hand-1] [data-card]").count() == 10
+    assert not errors
