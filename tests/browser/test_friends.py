@@ -11,6 +11,7 @@ connection carries every move to the others.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from typing import Any
@@ -353,13 +354,35 @@ def test_a_stale_tab_of_the_same_seat_recovers(new_context: Any, server: LiveSer
             bo, bo2 = bo2, bo  # the other tab acts next
         else:
             move(ann, str(ready(ann)), finish=False)
-    # a tab that posts on an old state is told and shows the current one
-    stale = bo2
-    stale.context.set_offline(True)
+    # a tab that hears nothing (its live stream blocked) falls behind; when it posts on its old
+    # state the server refuses it as stale and the tab shows the current state
+    stale, fresh = bo2, bo
+    for _ in range(60):  # until Bo is to draw
+        actor, _w = _actor(ann, fresh)
+        if actor is fresh and ready(fresh) == "draw":
+            break
+        move(actor, str(ready(actor)), finish=False)
+    stale.wait_for_selector(f"{IDLE} {STATUS}[data-phase=draw]")
+    stale.route("**/live?*", lambda route: route.abort())
+    stale.evaluate("() => window.dispatchEvent(new Event('offline'))")  # drops the open stream
     stale.wait_for_selector("[data-testid=connection]:visible", timeout=10_000)
-    stale.context.set_offline(False)
+    assert ready(stale) == "draw" and enabled(stale, "discard-pile")
+    old = sorted(hand(stale))
+    click_and_settle(fresh, "[data-testid=stock]")  # Bo draws from the stock in one tab
+    assert sorted(hand(stale)) == old  # the other tab has not heard of it
+    selector = "[data-testid=discard-pile]"  # and takes the discard there: refused as stale
+    with stale.expect_response(lambda r: "/actions" in r.url) as resp:
+        stale.click(selector)
+    assert resp.value.status == 409, resp.value.text()
+    stale.wait_for_selector(IDLE)
+    stale.wait_for_function("(h) => JSON.stringify([...document.querySelectorAll("
+                            "'[data-testid=hand] [data-card]')].map(e => e.dataset.card).sort())"
+                            " === h", arg=json.dumps(sorted(hand(fresh))).replace(" ", ""),
+                            timeout=10_000)
+    assert phase(stale) == phase(fresh) == "discard"
+    assert len(hand(fresh)) == 11  # one draw, not two
+    stale.unroute("**/live?*")
     stale.wait_for_selector("[data-testid=connection]", state="hidden", timeout=15_000)
-    assert sorted(hand(stale)) == sorted(hand(bo))
 
 
 def test_a_full_table_says_so(new_context: Any, server: LiveServer) -> None:
