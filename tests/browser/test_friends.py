@@ -571,3 +571,32 @@ def test_hint_stats_replay_and_reveal_work_for_the_second_seat(new_context: Any,
     assert replay.locator("[data-testid=replay-hand-0] [data-card]").count() == 10
     assert replay.locator("[data-testid=replay-hand-1] [data-card]").count() == 10
     assert not errors
+
+
+def test_tables_of_people_work_under_the_pages_csp(new_context: Any, server: LiveServer) -> None:
+    """Create, join, start and one move with the real Content-Security-Policy (no bypass)."""
+    from browser_helpers import STRICT_CSP
+
+    pages = []
+    messages: list[str] = []
+    for _ in range(2):
+        p = person(new_context, bypass_csp=False)
+        STRICT_CSP.add(p)
+        p.on("console", lambda m: messages.append(m.text))
+        pages.append(p)
+    ann, bo = pages
+    url = create_table(ann, server.base, name="Ann")
+    join_table(bo, url, "Bo")
+    start(ann)
+    bo.wait_for_selector(WAITING, state="hidden", timeout=10_000)
+    actor = ann if ready(ann) in ("offer", "draw", "discard") else bo
+    waiter = bo if actor is ann else ann
+    assert waiter.get_attribute(STATUS, "data-phase") == "opponent"
+    for _ in range(3):  # the actor plays until it is the other's move, which arrives live
+        move(actor, str(ready(actor)), finish=False)
+        if ready(actor) is None:
+            break
+    waiter.wait_for_selector(f"{IDLE} {STATUS}:is([data-phase=offer],[data-phase=draw])",
+                             timeout=10_000)
+    violations = [m for m in messages if "Content Security Policy" in m]
+    assert not violations and not ann.errors and not bo.errors, violations
