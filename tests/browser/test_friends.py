@@ -420,7 +420,8 @@ def _finish_game(ann: Any, bo: Any, *, limit: int = 8) -> None:
     for _ in range(limit):
         play_hand([ann, bo])
         if phase(ann) == "game-over":
-            bo.wait_for_selector(f"{STATUS}[data-phase=game-over]", timeout=10_000)
+            bo.wait_for_selector(f"{STATUS}[data-phase=game-over]", state="attached",
+                                 timeout=10_000)
             return
         for p in (ann, bo):
             if enabled(p, "next-hand"):

@@ -161,3 +161,10 @@ test("partnership names and teams are seen from the person's own seat", () => {
   assert.deepEqual(teamNames(en, 1), ["Them", "Us"]);
   assert.deepEqual(teamNames(en, 2), ["Us", "Them"]);
 });
+
+test("layoffs at a table of people name the person", () => {
+  const st = { you: 0, seats: [{ seat: 0, kind: "person", name: "Ann" }, { seat: 1, kind: "person", name: "Bo" }] };
+  assert.equal(layoffNote(st, 1, { card: "AS", onto: ["AH", "AD", "AC"] }, en).startsWith("Bo laid off"), true);
+  assert.equal(laidByText(st, 1, en), "laid off by Bo");
+  assert.equal(layoffNote({ you: 0 }, 1, { card: "AS", onto: ["AH", "AD", "AC"] }, en).startsWith("Computer laid off"), true);
+});

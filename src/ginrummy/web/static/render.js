@@ -326,7 +326,8 @@ function renderResult() {
   if (over) sub.push(headline);
   if (over && final && final.totals && !isVariant(st)) {
     // the final totals here too: on a phone the score sheet is below the table
-    sub.push(t("game.final", { you: final.totals[you], opp: final.totals[1 - you] }));
+    const scores = { you: final.totals[you], opp: final.totals[1 - you] };
+    sub.push(named(st) ? t("game.final_name", { ...scores, name: playerName(st, 1 - you, t) }) : t("game.final", scores));
   }
   sub.push(...variantResultLines(st, t));
   if (res.doubled) sub.push(t("result.doubled"));

@@ -12,6 +12,9 @@ import { hollywoodFromState, partnershipFromState, threeFromState, renderModel }
 /** A variant table (Hollywood, three players, partnership); every state has `table` at a table of seats. */
 export const isVariant = (st) => !!(st && st.table && st.table.scoring && st.table.scoring !== "standard");
 
+/** A table whose players are named: a variant table, or one with another person at it. */
+const namesPlayers = (st) => isVariant(st) || (Array.isArray(st.seats) && st.seats.some((s) => s.kind === "person" && s.seat !== (st.you ?? 0)));
+
 // ------------------------------------------------------------------------------ names
 /** The player at seat `p`: "You", a person's display name (docs/tables.md), else the table's name for the seat. */
 export function playerName(st, p, t) {
@@ -36,14 +39,14 @@ export function playerName(st, p, t) {
 export function layoffNote(st, seat, lo, t) {
   const params = { card: cardName(lo.card, t), meld: (lo.onto || []).map((c) => cardShort(c, t)).join(" ") };
   if (seat === (st.you ?? 0)) return t("result.layoff.you", params);
-  if (!isVariant(st)) return t("result.layoff.opp", params);
+  if (!namesPlayers(st)) return t("result.layoff.opp", params);
   return t("result.layoff.other", { ...params, name: playerName(st, seat, t) });
 }
 
 /** "laid off by …" for a card `seat` laid off (the spoken name of the card on the knocker's meld). */
 export function laidByText(st, seat, t) {
   if (seat === (st.you ?? 0)) return t("result.laid_by_you");
-  if (!isVariant(st) || seat === null || seat === undefined) return t("result.laid_by_opp");
+  if (!namesPlayers(st) || seat === null || seat === undefined) return t("result.laid_by_opp");
   return t("result.laid_by_name", { name: playerName(st, seat, t) });
 }
 
