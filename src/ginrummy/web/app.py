@@ -52,6 +52,7 @@ from .schemas import (
     StaleOut,
     error_response,
 )
+from .seating import Seating
 from .service import TableService
 from .tables_api import install_tables
 from .tutorial_api import install_tutorial
@@ -465,7 +466,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         app.get(f"/{name}", response_class=HTMLResponse)(_page_route(name))
 
     install_keeper(app, service.vstore, page=_static_page, bearer=_bearer)  # /keeper
-    install_tables(app, service, hub, bearer=_bearer, limited=_limited,
+    install_tables(app, Seating(service), hub, bearer=_bearer, limited=_limited,
                    page=_static_page)  # tables of people, /join, the live stream
     install_replay(app, service, page=_static_page, bearer=_bearer)  # /replay
     install_tutorial(app, page=_static_page)  # /tutorial

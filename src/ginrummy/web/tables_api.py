@@ -1,8 +1,8 @@
 """The routes of tables of people (docs/tables.md): invites and joining, seats, start, leave,
 rematch, quick messages, and the live stream (Server-Sent Events) of a seat.
 
-``install_tables(app, service, hub, ...)`` adds them to the web game's app; the flow of every
-operation is the table service's (:class:`ginrummy.web.service.TableService`).
+``install_tables(app, seating, hub, ...)`` adds them to the web game's app; the operations are
+:class:`ginrummy.web.seating.Seating`'s (the table service's companion for the seats).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from .errors import NotFound
 from .live import LiveHub
 from .ratelimit import RateLimiter
 from .schemas import ErrorOut, JoinIn, MalformedOut, MessageIn, SeatPut
-from .service import TableService
+from .seating import Seating
 
 __all__ = ["install_tables", "PING_EVERY", "PRESENCE_EVERY", "CHECK_EVERY"]
 
@@ -60,14 +60,14 @@ def _presence(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: s.get(k) for k in keys} for s in seats]
 
 
-def install_tables(app: FastAPI, service: TableService, hub: LiveHub, *,
+def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
                    bearer: Callable[[str | None], str | None],
                    limited: Callable[[Request, str], Response | None],
                    page: Callable[[Request, str | None, str, str], Response]) -> None:
     """Add the table routes. ``limited(request, message)``: the 429 answer when the client
     made too many tables or joins (the limits of new games), else None; ``page``: serves a page
     of the front end."""
-    service.store.add_listener(hub.notify)
+    seating.svc.store.add_listener(hub.notify)
     message_limits = RateLimiter(12, 60.0)
 
     @app.get("/join/{code}", response_class=HTMLResponse)
@@ -79,7 +79,7 @@ def install_tables(app: FastAPI, service: TableService, hub: LiveHub, *,
     @app.get("/api/invites/{code}", response_model=dict[str, Any], responses=_doc(404, 422, 429))
     def get_invite(code: str) -> Response:
         """The invited table: rules and seats, no token and no cards (docs/tables.md)."""
-        return JSONResponse(service.invite(code))
+        return JSONResponse(seating.invite(code))
 
     @app.post("/api/invites/{code}/join", status_code=201, response_model=dict[str, Any],
               responses=_doc(404, 409, 413, 422, 429))
@@ -88,7 +88,7 @@ def install_tables(app: FastAPI, service: TableService, hub: LiveHub, *,
         refused = limited(request, "too many joins: wait a moment")
         if refused is not None:
             return refused
-        return JSONResponse(service.join(code, body.name, body.seat), status_code=201)
+        return JSONResponse(seating.join(code, body.name, body.seat), status_code=201)
 
     @app.put("/api/games/{game_id}/seats/{seat}", response_model=dict[str, Any],
              responses=_doc(403, 404, 409, 413, 422, 429))
@@ -96,27 +96,27 @@ def install_tables(app: FastAPI, service: TableService, hub: LiveHub, *,
                  authorization: str | None = Header(default=None)) -> Response:
         """Set a seat (creator; before the start, or an away person's seat after it), or take
         one's own seat back from a computer."""
-        return JSONResponse(service.set_seat(game_id, bearer(authorization), seat, body.kind,
+        return JSONResponse(seating.set_seat(game_id, bearer(authorization), seat, body.kind,
                                              body.level))
 
     @app.post("/api/games/{game_id}/start", response_model=dict[str, Any],
               responses=_doc(403, 404, 409, 422, 429))
     def start(game_id: str, authorization: str | None = Header(default=None)) -> Response:
         """The creator starts the table once no seat is open."""
-        return JSONResponse(service.start(game_id, bearer(authorization)))
+        return JSONResponse(seating.start(game_id, bearer(authorization)))
 
     @app.post("/api/games/{game_id}/leave", responses=_doc(404, 409, 422, 429))
     def leave(game_id: str, authorization: str | None = Header(default=None)
               ) -> dict[str, Any]:
         """The person leaves the table; the token stops working."""
-        service.leave(game_id, bearer(authorization))
+        seating.leave(game_id, bearer(authorization))
         return {"ok": True}
 
     @app.post("/api/games/{game_id}/rematch", status_code=201, response_model=dict[str, Any],
               responses=_doc(403, 404, 409, 422, 429))
     def rematch(game_id: str, authorization: str | None = Header(default=None)) -> Response:
         """The creator starts a new table with the same seats at game-over."""
-        return JSONResponse(service.rematch(game_id, bearer(authorization)), status_code=201)
+        return JSONResponse(seating.rematch(game_id, bearer(authorization)), status_code=201)
 
     @app.post("/api/games/{game_id}/messages", response_model=dict[str, Any],
               responses=_doc(404, 409, 413, 422, 429))
@@ -131,7 +131,7 @@ def install_tables(app: FastAPI, service: TableService, hub: LiveHub, *,
             resp = error_response(429, "rate_limited", "too many messages: wait a moment")
             resp.headers["Retry-After"] = str(max(1, int(wait + 0.999)))
             return resp
-        return JSONResponse(service.message(game_id, token, body.message))
+        return JSONResponse(seating.message(game_id, token, body.message))
 
     @app.get("/api/games/{game_id}/live", responses={
         200: {"content": {"text/event-stream": {}},
@@ -142,7 +142,7 @@ def install_tables(app: FastAPI, service: TableService, hub: LiveHub, *,
         """Server-Sent Events: ``state`` (id = seq) after each change, ``presence``, and a
         ``: ping`` comment every 15 s. The token goes in the Authorization header."""
         token = bearer(authorization)
-        first = await anyio.to_thread.run_sync(service.live_view, game_id, token, since)
+        first = await anyio.to_thread.run_sync(seating.live_view, game_id, token, since)
         return StreamingResponse(_stream(request, game_id, token, since, first),
                                  media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store",
@@ -157,14 +157,14 @@ def install_tables(app: FastAPI, service: TableService, hub: LiveHub, *,
         last = since
         view: tuple[dict[str, Any], list[dict[str, Any]], int] | None = first
         try:
-            await anyio.to_thread.run_sync(service.presence, game_id, token, True)
+            await anyio.to_thread.run_sync(seating.presence, game_id, token, True)
             now = time.monotonic()
             next_ping = now + PING_EVERY
             next_refresh = now + PRESENCE_EVERY
             while True:
                 if view is None:
                     try:
-                        view = await anyio.to_thread.run_sync(service.live_view, game_id, token,
+                        view = await anyio.to_thread.run_sync(seating.live_view, game_id, token,
                                                               last)
                     except NotFound:  # the seat was left: the stream ends
                         return
@@ -192,7 +192,7 @@ def install_tables(app: FastAPI, service: TableService, hub: LiveHub, *,
                 if now >= next_refresh:
                     next_refresh = now + PRESENCE_EVERY
                     try:
-                        await anyio.to_thread.run_sync(service.presence, game_id, token, True,
+                        await anyio.to_thread.run_sync(seating.presence, game_id, token, True,
                                                        False)
                     except NotFound:
                         return
@@ -200,4 +200,4 @@ def install_tables(app: FastAPI, service: TableService, hub: LiveHub, *,
             hub.unsubscribe(sub)
             # the seat may be gone (left): nothing to keep then
             with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
-                await anyio.to_thread.run_sync(service.presence, game_id, token, False)
+                await anyio.to_thread.run_sync(seating.presence, game_id, token, False)
