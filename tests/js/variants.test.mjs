@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { makeT, LANGUAGES } from "../../src/ginrummy/web/static/i18n.js";
 import {
-  constrain, playerName, opponentOf, variantHeadline, isVariant, publicEventText, layoffNote, laidByText, rulesParts,
+  constrain, playerName, opponentOf, variantHeadline, isVariant, publicEventText, layoffNote, laidByText, rulesParts, teamNames,
 } from "../../src/ginrummy/web/static/variants.js";
 import { rulesSummary } from "../../src/ginrummy/web/static/i18n.js";
 import {
@@ -140,4 +140,31 @@ test("the rules bar names the table once (the partnership preset has the table's
     const two = { you: 0, rules: { preset: "standard", target: 100 } };
     assert.equal(rulesParts(rulesSummary(two, t), two, t)[0], t("preset.standard"), l);
   }
+});
+
+test("at a table of people, a person is named by their display name; a standard table is no variant", () => {
+  const st = { you: 1, table: { scoring: "partnership", players: 4, seats: [1, 0] },
+    seats: [{ seat: 0, kind: "person", name: "Ann" }, { seat: 1, kind: "person", name: "Bo" }, { seat: 2, kind: "computer", level: "hard" }, { seat: 3, kind: "open" }] };
+  assert.equal(playerName(st, 0, en), "Ann");
+  assert.equal(playerName(st, 1, en), "You");
+  assert.equal(playerName(st, 2, en), "Opponent C");  // seen from seat B
+  assert.equal(isVariant({ you: 0, table: { scoring: "standard", players: 2 } }), false);
+  assert.equal(isVariant({ you: 0, table: { scoring: "hollywood", players: 2 } }), true);
+});
+
+test("partnership names and teams are seen from the person's own seat", () => {
+  const b = { you: 1, table: { scoring: "partnership", players: 4, seats: [1, 0] }, seats: [] };
+  assert.equal(playerName(b, 3, en), "Partner D");
+  assert.equal(playerName(b, 0, en), "Opponent A");
+  assert.equal(playerName(b, 2, en), "Opponent C");
+  assert.equal(playerName({ ...b, you: 0 }, 2, en), "Partner C");
+  assert.deepEqual(teamNames(en, 1), ["Them", "Us"]);
+  assert.deepEqual(teamNames(en, 2), ["Us", "Them"]);
+});
+
+test("layoffs at a table of people name the person", () => {
+  const st = { you: 0, seats: [{ seat: 0, kind: "person", name: "Ann" }, { seat: 1, kind: "person", name: "Bo" }] };
+  assert.equal(layoffNote(st, 1, { card: "AS", onto: ["AH", "AD", "AC"] }, en).startsWith("Bo laid off"), true);
+  assert.equal(laidByText(st, 1, en), "laid off by Bo");
+  assert.equal(layoffNote({ you: 0 }, 1, { card: "AS", onto: ["AH", "AD", "AC"] }, en).startsWith("Computer laid off"), true);
 });

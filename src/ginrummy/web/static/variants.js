@@ -9,15 +9,26 @@ import { cardName, cardShort, resultHeadline } from "./i18n.js";
 import { el } from "./page.js";
 import { hollywoodFromState, partnershipFromState, threeFromState, renderModel } from "./sheet.js";
 
-export const isVariant = (st) => !!(st && st.table && st.table.scoring);
+/** A variant table (Hollywood, three players, partnership); every state has `table` at a table of seats. */
+export const isVariant = (st) => !!(st && st.table && st.table.scoring && st.table.scoring !== "standard");
+
+/** A table whose players are named: a variant table, or one with another person at it. */
+const namesPlayers = (st) => isVariant(st) || (Array.isArray(st.seats) && st.seats.some((s) => s.kind === "person" && s.seat !== (st.you ?? 0)));
 
 // ------------------------------------------------------------------------------ names
+/** The player at seat `p`: "You", a person's display name (docs/tables.md), else the table's name for the seat. */
 export function playerName(st, p, t) {
   if (p === null || p === undefined) return "";
   if (p === (st.you ?? 0)) return t("table.you");
+  const person = Array.isArray(st.seats) ? st.seats.find((s) => s.seat === p && s.kind === "person" && s.name) : null;
+  if (person) return person.name;
   const sc = st.table && st.table.scoring;
   if (sc === "three_player") return t("vt.computer_n", { n: p });
-  if (sc === "partnership") return t(`vt.p4.${p}`);
+  if (sc === "partnership") {
+    const you = st.you ?? 0;
+    if (you === 0) return t(`vt.p4.${p}`);
+    return t((p - you) % 2 === 0 ? "vt.p4.partner" : "vt.p4.opponent", { l: "ABCD"[p] });  // seen from seat B, C or D
+  }
   return t("table.computer");
 }
 
@@ -28,14 +39,14 @@ export function playerName(st, p, t) {
 export function layoffNote(st, seat, lo, t) {
   const params = { card: cardName(lo.card, t), meld: (lo.onto || []).map((c) => cardShort(c, t)).join(" ") };
   if (seat === (st.you ?? 0)) return t("result.layoff.you", params);
-  if (!isVariant(st)) return t("result.layoff.opp", params);
+  if (!namesPlayers(st)) return t("result.layoff.opp", params);
   return t("result.layoff.other", { ...params, name: playerName(st, seat, t) });
 }
 
 /** "laid off by …" for a card `seat` laid off (the spoken name of the card on the knocker's meld). */
 export function laidByText(st, seat, t) {
   if (seat === (st.you ?? 0)) return t("result.laid_by_you");
-  if (!isVariant(st) || seat === null || seat === undefined) return t("result.laid_by_opp");
+  if (!namesPlayers(st) || seat === null || seat === undefined) return t("result.laid_by_opp");
   return t("result.laid_by_name", { name: playerName(st, seat, t) });
 }
 
@@ -49,8 +60,25 @@ export function rulesParts(parts, st, t) {
   return parts[0] === name ? parts : [name, ...parts];
 }
 
-export function teamNames(t) {
-  return [t("vt.team.us"), t("vt.team.them")];
+/** The teams' names, team 0 (seats 0 and 2) first: "Us" is the person's team. */
+export function teamNames(t, you = 0) {
+  const us = t("vt.team.us");
+  const them = t("vt.team.them");
+  return (you ?? 0) % 2 === 0 ? [us, them] : [them, us];
+}
+
+/** A person's display name at seat `p` (docs/tables.md), or null. */
+function personName(st, p) {
+  const s = Array.isArray(st.seats) ? st.seats.find((x) => x.seat === p && x.kind === "person" && x.name) : null;
+  return s ? s.name : null;
+}
+
+/** The partnership legend: each team's seats by letter and name (the person's own first). */
+function partnershipLegend(st, t) {
+  const you = st.you ?? 0;
+  const names = teamNames(t, you);
+  const teams = you % 2 === 0 ? [0, 1] : [1, 0];
+  return teams.map((team) => `${names[team]}: ${[team, team + 2].map((p) => `${"ABCD"[p]} ${playerName(st, p, t)}`).join(", ")}`).join(" · ");
 }
 
 /** The person's opponent at the deal shown (null when the person sits out). */
@@ -185,12 +213,15 @@ function names(st, t) {
 /** The variant score sheet in `body` (the side panel). */
 export function renderVariantScore(body, st, t) {
   const sc = st.score || {};
+  const you = st.you ?? 0;
+  const short = (p, other) => (p === you ? t("table.you") : personName(st, p) || other);
   let model;
-  if (sc.scoring === "hollywood") model = hollywoodFromState(sc, [t("table.you"), t("vt.hw.opp")]);
-  else if (sc.scoring === "three_player") model = threeFromState(sc, [t("table.you"), t("vt.computer_short", { n: 1 }), t("vt.computer_short", { n: 2 })]);
+  if (sc.scoring === "hollywood") model = hollywoodFromState(sc, [0, 1].map((p) => short(p, t("vt.hw.opp"))));
+  else if (sc.scoring === "three_player") model = threeFromState(sc, [0, 1, 2].map((p) => short(p, t("vt.computer_short", { n: p }))));
   else {
-    model = partnershipFromState(sc, ["A", "B", "C", "D"], teamNames(t));
-    body.replaceChildren(renderModel(model, t, t("vt.p4.legend")));
+    model = partnershipFromState(sc, ["A", "B", "C", "D"], teamNames(t, you));
+    const people = Array.isArray(st.seats) && st.seats.some((x) => x.kind === "person" && x.seat !== you);
+    body.replaceChildren(renderModel(model, t, people || you !== 0 ? partnershipLegend(st, t) : t("vt.p4.legend")));
     return;
   }
   body.replaceChildren(renderModel(model, t));
@@ -219,8 +250,9 @@ export function renderVariantBar(box, st, t) {
   } else {
     const [us, them] = teamNames(t);
     const hp = sc.hand_points || [0, 0];
-    kids.push(el("span", { class: "vt-team", "data-testid": "team-score" }, el("span", { class: "vt-chip me", text: `${us} ${hp[0]}` }),
-      el("span", { class: "vt-chip", text: `${them} ${hp[1]}` }), el("small", { text: t("score.target", { n: sc.target }) })));
+    const mine = (st.you ?? 0) % 2;  // the person's team (seats 0 and 2, or 1 and 3)
+    kids.push(el("span", { class: "vt-team", "data-testid": "team-score" }, el("span", { class: "vt-chip me", text: `${us} ${hp[mine]}` }),
+      el("span", { class: "vt-chip", text: `${them} ${hp[1 - mine]}` }), el("small", { text: t("score.target", { n: sc.target }) })));
     kids.push(renderOtherTable(st, t));
   }
   box.replaceChildren(...kids);
@@ -256,8 +288,8 @@ export function variantResultLines(st, t) {
   if (o && o.result) out.push(`${t("vt.other_table")}: ${variantHeadline(o.result, st, t)}`);
   const last = (st.score.hands || []).find((h) => h.number === st.hand_number);
   if (last) {
-    const [us, them] = teamNames(t);
-    out.push(last.team === null ? t("vt.result.team_tie") : t("vt.result.team", { team: last.team === 0 ? us : them, n: last.net }));
+    const names = teamNames(t, st.you ?? 0);
+    out.push(last.team === null ? t("vt.result.team_tie") : t("vt.result.team", { team: names[last.team], n: last.net }));
   }
   return out;
 }

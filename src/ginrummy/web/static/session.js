@@ -1,0 +1,64 @@
+// The game page's shared state and services: the page's state `S`, the translator `t`, localStorage,
+// the API call with the seat's token, error words, the live region, sound and motion settings.
+
+import { makeT } from "./i18n.js";
+import { $, apiRequest } from "./page.js";
+import { playSound } from "./sound.js";
+
+export const KEY_CURRENT = "ginrummy.current";
+export const KEY_SETTINGS = "ginrummy.settings";
+export const KEY_NEW = "ginrummy.newgame";
+export const DEFAULT_SETTINGS = { sound: true, animations: true, fourColour: false, largeCards: false };
+export const ANIMATED = new Set(["take", "pass", "draw_stock", "draw_discard", "discard", "knock", "gin", "big_gin"]);
+
+export const S = {
+  lang: "en", t: makeT({}), meta: null, game: null, state: null, order: [], selected: null,
+  busy: false, animating: false, table: null, lastSeq: 0, knockChoice: null, drag: null,
+  suppressClick: false, settings: { ...DEFAULT_SETTINGS }, pollTimer: null, orderTimer: null,
+  hint: null, hinting: false, loading: true, chain: Promise.resolve(),
+};
+
+export const t = (...a) => S.t(...a);
+
+export const store = {
+  get(key, fallback = null) {
+    try { const v = localStorage.getItem(key); return v === null ? fallback : JSON.parse(v); } catch { return fallback; }
+  },
+  set(key, value) {
+    try { if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode */ }
+  },
+};
+
+// ---------------------------------------------------------------- server
+/** A request to the JSON API; the game's token goes with requests on the game (or `token`). */
+export function api(method, path, body, token) {
+  const mine = S.game && path.startsWith(`/api/games/${S.game.game_id}`);
+  return apiRequest(method, path, body, token || (mine ? S.game.token : null));
+}
+
+export function detailMessage(data) {
+  const d = data && data.detail;
+  if (!d) return t("error.generic");
+  if (typeof d === "string") return d;
+  if (Array.isArray(d)) return d.map((x) => x.msg || JSON.stringify(x)).join("; ");
+  if (d.code === "stale") return t("error.stale");
+  return d.message || t("error.generic");
+}
+
+
+
+export function motionOK() {
+  return S.settings.animations && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+export const sound = (kind) => playSound(kind, S.settings.sound);
+
+// ---------------------------------------------------------------- live region
+export function announce(text) {
+  if (!text) return;
+  const live = $("live");
+  live.textContent = "";
+  requestAnimationFrame(() => { live.textContent = text; });
+}
+
+export function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
