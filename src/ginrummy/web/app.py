@@ -37,7 +37,7 @@ from ..rules import FIELD_CHOICES, PRESETS, Rules
 from ..store import Store, default_database_url
 from .i18n import LANGUAGE_NAMES, LANGUAGES, negotiate, valid_language
 from .keeper_api import install_keeper
-from .pages import PAGE_NAMES, render_page
+from .pages import PAGE_NAMES, render_not_found, render_page
 from .ratelimit import RateLimiter, RateLimits
 from .replay_api import install_replay
 from .schemas import (
@@ -332,6 +332,10 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         if not request.url.path.startswith("/api/"):
+            if exc.status_code == 404:  # an address that names nothing: a page, not JSON
+                language = _language(request, request.query_params.get("lang"))
+                doc = render_not_found(PAGES_DIR, language, request.url.path)
+                return _html_page(doc, language, None, status=404, no_cache=True)
             return await http_exception_handler(request, exc)
         if exc.status_code == 400:  # FastAPI could not read the body (e.g. not UTF-8)
             return error_response(422, "malformed",
