@@ -89,7 +89,8 @@ def _documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 class BodyLimit:
-    """Pure ASGI middleware: a request body over ``limit`` bytes gets 413 before any parsing."""
+    """Pure ASGI middleware: a request body over ``limit`` bytes gets 413 before any parsing; an
+    API request body that is not UTF-8 text gets 422 ``malformed``."""
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
         self.app = app
@@ -124,6 +125,13 @@ class BodyLimit:
             if not msg.get("more_body", False):
                 break
         data = b"".join(chunks)
+        if data and scope.get("path", "").startswith("/api/"):
+            try:  # the API's bodies are JSON, hence UTF-8 (docs/api.md: 422 malformed)
+                data.decode("utf-8")
+            except UnicodeDecodeError as e:
+                await error_response(422, "malformed", "the request body is not UTF-8 text "
+                                     f"(byte {e.start})")(scope, receive, send)
+                return
         done = False
 
         async def replay() -> Message:

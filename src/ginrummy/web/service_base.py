@@ -505,15 +505,19 @@ class TableService(ABC, Generic[L]):
             return {"seq": seq, "hint": hint(view, points, target).to_json()}
 
     def set_order(self, game_id: str, token: str | None, cards: list[str]) -> None:
-        """Keep the person's hand order for the deal in play (cards not held now are dropped
-        when shown).
+        """Keep the person's hand order for the deal in play (cards held later but not named
+        come after it when shown).
 
-        :raises BadRequest: a malformed or repeated card.
+        :raises BadRequest: ``invalid``: a malformed or repeated card, or one not held now.
         """
         with self._lock(game_id):
             row = self._authorize(game_id, token)
             out = _checked_order(cards)
             loaded = self._load(row)
+            held = set(self._state(loaded, loaded.seq).get("hand") or ())
+            if not held.issuperset(out):
+                raise BadRequest("invalid", "not in your hand: "
+                                 + " ".join(c for c in out if c not in held))
             order = {"hand": self._hand_number(loaded), "cards": out}
             self.store.set_hand_order(game_id, order)
             row.hand_order = order
