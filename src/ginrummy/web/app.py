@@ -23,10 +23,10 @@ from fastapi import FastAPI, Header, Query, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -35,6 +35,7 @@ from .. import rules as rules_module
 from ..bots import DEFAULT_LEVEL, LEVELS
 from ..rules import FIELD_CHOICES, PRESETS, Rules
 from ..store import Store, default_database_url
+from .delivery import RevalidatedStatic, add_head_extras, revalidated_file
 from .i18n import LANGUAGE_NAMES, LANGUAGES, negotiate, valid_language
 from .keeper_api import install_keeper
 from .pages import PAGE_NAMES, render_not_found, render_page
@@ -285,6 +286,7 @@ def _static_page(request: Request, query: str | None, file: str, missing: str) -
     except OSError:
         return HTMLResponse(f"<!doctype html><title>Gin Rummy</title><p>{missing}</p>",
                             status_code=503)
+    doc = add_head_extras(doc, language, file)  # description, manifest, icons
     return _html_page(_set_html_lang(doc, language), language, query, no_cache=True)
 
 
@@ -322,6 +324,9 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     app.state.service = service
     app.add_middleware(BodyLimit, limit=max_body)
 
+    # text answers over 500 bytes gzipped for clients that accept it (level 6: most of the
+    # gain of 9 for less CPU); event streams and images are left alone by Starlette
+    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
     app.add_middleware(PerRequest, limiter=requests_by_ip)  # outermost: sees every answer
 
     @app.exception_handler(Stale)
@@ -432,13 +437,12 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         return _static_page(request, lang, "index.html", "The game page is not installed.")
 
     @app.get("/locales/{lang}.json")
-    def locale(lang: str) -> Response:
+    def locale(lang: str, request: Request) -> Response:
         code = valid_language(lang)
         path = LOCALES_DIR / f"{code}.json"
         if code is None or code != lang or not path.is_file():
             return error_response(404, "not_found", f"no translations for {lang!r}")
-        return FileResponse(path, media_type="application/json; charset=utf-8",
-                            headers={"Cache-Control": "no-cache"})
+        return revalidated_file(path, "application/json; charset=utf-8", request.headers)
 
     def _page_route(name: str) -> Callable[..., Response]:
         def page(request: Request, lang: str | None = Query(default=None)) -> Response:
@@ -456,7 +460,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     install_replay(app, service, page=_static_page, bearer=_bearer)  # /replay
     install_tutorial(app, page=_static_page)  # /tutorial
     STATIC_DIR.mkdir(parents=True, exist_ok=True)
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.mount("/static", RevalidatedStatic(directory=STATIC_DIR), name="static")
     return app
 
 

@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 from typing import Any, Final
 
+from .delivery import THEME_COLOR, head_extras
 from .i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES
 
 __all__ = ["PAGE_NAMES", "render_not_found", "render_page"]
@@ -150,8 +151,9 @@ def _layout(titles: dict[str, Any], lang: str, name: str | None, title: str, bod
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="theme-color" content="{THEME_COLOR}">
 <title>{esc(title)} · {esc(ui["app"])}</title>
-<link rel="stylesheet" href="/static/app.css">
+{head_extras(lang, name or "not_found")}<link rel="stylesheet" href="/static/app.css">
 </head>
 <body class="content-page page-{name or "not-found"}">
 <header class="page-head">
