@@ -115,7 +115,7 @@ def test_the_installed_wheel_serves_the_game(wheel: Path, tmp_path: Path) -> Non
         status, body = _get(base + "/locales/jv.json")
         assert status == 200 and b'"app.title"' in body
         status, body = _get(base + "/rules?lang=id")
-        assert status == 200 and "Aturan".encode() in body
+        assert status == 200 and b"Aturan" in body
         status, body = _get(base + "/api/meta")
         assert status == 200 and b'"presets"' in body
     finally:
