@@ -111,7 +111,25 @@ def render_page(pages_dir: Path, name: str, lang: str) -> tuple[int, str]:
         status = 404
         fragment = f"<p>{html.escape(ui['missing'])}</p>"
     title = _title(titles, lang, name, fragment if status == 200 else None)
-    return status, _layout(titles, lang, name, title, note + fragment, content_lang)
+    return status, _layout(titles, lang, name, title, note + _scrollable_tables(fragment, title),
+                           content_lang)
+
+
+_TABLE = re.compile(r"<table\b.*?</table>", re.S | re.I)
+_H2 = re.compile(r"<h2[^>]*>(.*?)</h2>", re.S | re.I)
+
+
+def _scrollable_tables(fragment: str, title: str) -> str:
+    """Each table in a region that scrolls sideways on a narrow screen and that the keyboard
+    can reach (focusable, named after the section heading above it; WCAG 2.1.1)."""
+
+    def wrap(m: re.Match[str]) -> str:
+        headings = _H2.findall(fragment, 0, m.start())
+        label = html.unescape(_TAG.sub("", headings[-1])).strip() if headings else title
+        return (f'<div class="table-scroll" tabindex="0" role="region" '
+                f'aria-label="{html.escape(label or title)}">{m.group(0)}</div>')
+
+    return _TABLE.sub(wrap, fragment)
 
 
 def render_not_found(pages_dir: Path, lang: str, path: str) -> str:
