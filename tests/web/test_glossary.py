@@ -45,6 +45,7 @@ REJECTED: dict[str, dict[str, str]] = {
         "lay off is 'menyambung'": r"\btempelan\b|\bmenempel\w*",
         "meld is 'meld'": r"\bkombinasi\b",
         "discard pile is 'timbunan buangan'": r"\btimbunan stok\b|\blonggokan\b",
+        "diamonds are 'daiman', as in the cards' names": r"\bwajik\b",
     },
     "jv": {
         "upcard is 'kertu menga'": r"\bkabuka\b|\bkertu (?:sing )?mbukak\w*|\btumpukan kebukak\b",
@@ -58,6 +59,7 @@ REJECTED: dict[str, dict[str, str]] = {
         "discard pile is 'tumpukan buwangan'": r"\btumpukan buangan\b",
         "game is 'dolanan'": r"\bgame\b",
         "card is 'kertu'": r"\bkartu\b",
+        "spades are 'sekop', as in the cards' names": r"\bwaru\b",
         "one spelling: without e-acute / e-grave": r"[éèÉÈ]",
         "one register: sampeyan, not kowe/panjenengan": r"\bkow[eé]\b|\bpanjenengan\b|\bsliramu\b",
         "one register: no kok- verbs": r"\bkok(?:jupuk|cekel|deleh|dolani|butuh|katon|klumpuk"
@@ -142,6 +144,15 @@ def test_indonesian_seri_is_only_a_tie() -> None:
         for sentence in re.split(r"(?<=[.!?:;])\s", text):
             if re.search(r"\bseri\b", sentence, re.I):
                 assert not re.search(r"urutan|jenis yang sama", sentence, re.I), (name, sentence)
+
+
+@pytest.mark.parametrize("lang", ["id", "ms", "jv"])  # (the English page names no suits)
+def test_suits_have_the_cards_names_on_the_rules_page(lang: str) -> None:
+    """One name per suit: the one in the cards' names ("8 sekop") is the rules page's."""
+    names = [catalog(lang)[f"suit.{s}"] for s in "SHDC"]
+    rules = page_texts(lang)["rules.html"].lower()
+    for name, symbol in zip(names, "♠♥♦♣", strict=True):
+        assert f"{name.lower()} {symbol}" in rules, (lang, name, symbol)
 
 
 def test_the_checker_catches_the_old_words() -> None:
