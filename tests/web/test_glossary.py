@@ -32,6 +32,7 @@ REJECTED: dict[str, dict[str, str]] = {
         "upcard is 'kartu terbuka'": r"\bupcard\b",
         "dealer is 'pembagi'": r"\bdealer\b|\bbandar\b",
         "hand is 'ronde'": r"\bbabak\b|\bputaran\b",
+        "dead hand is 'ronde batal'": r"\bronde mati\b",
         "tap is 'sentuh', never 'ketuk'": r"\bketuk(?:lah)? (?:kartu|tombol)",
         "lay off is 'menempel'": r"\blay ?off\b|\bmelekatkan\b",
         "game bonus is 'bonus permainan'": r"\bbonus game\b",
@@ -42,6 +43,7 @@ REJECTED: dict[str, dict[str, str]] = {
         "box stays 'box'": r"\bkotak\b",
         "dealer is 'pengedar', deal 'mengedar'": r"\bpembahagi\b|\bmembahagi\b|\bbandar\b",
         "hand is 'pusingan'": r"\bronde\b|\bbabak\b",
+        "dead hand is 'pusingan batal'": r"\bpusingan mati\b",
         "lay off is 'menyambung'": r"\btempelan\b|\bmenempel\w*",
         "meld is 'meld'": r"\bkombinasi\b",
         "discard pile is 'timbunan buangan'": r"\btimbunan stok\b|\blonggokan\b",
@@ -55,6 +57,7 @@ REJECTED: dict[str, dict[str, str]] = {
         "box stays 'box'": r"\bkotak\b|\bkothak\b",
         "dealer is 'pambagi', deal 'mbagi'": r"\bbandar\b|\bngedum\b|\bpembagi\b|\bdealer\b",
         "hand is 'babak'": r"\bronde\b|\bputaran\b",
+        "dead hand is 'babak batal'": r"\bbabak mati\b",
         "pass is 'liwat'": r"\blewat\b",
         "discard pile is 'tumpukan buwangan'": r"\btumpukan buangan\b",
         "game is 'dolanan'": r"\bgame\b",
@@ -74,12 +77,13 @@ REJECTED: dict[str, dict[str, str]] = {
 CHOSEN: dict[str, tuple[str, ...]] = {
     "id": ("kartu mati", "kombinasi", "urutan", "seri", "stok", "tumpukan buangan",
            "kartu terbuka", "lewat", "pembagi", "ronde", "menempel", "box", "bonus permainan",
-           "sentuh", "pengetuk"),
+           "sentuh", "pengetuk", "ronde batal", "pemula"),
     "ms": ("deadwood", "meld", "run", "seri", "stok", "timbunan buangan", "kad terbuka",
-           "pass", "pengedar", "pusingan", "menyambung", "box", "bonus permainan", "sentuh"),
+           "pass", "pengedar", "pusingan", "menyambung", "box", "bonus permainan", "sentuh",
+           "pusingan batal", "pemula"),
     "jv": ("kertu mati", "kombinasi", "urutan", "imbang", "stok", "tumpukan buwangan",
            "kertu menga", "liwat", "pambagi", "babak", "nempel", "box", "bonus dolanan",
-           "tutul", "sampeyan", "sing ngetuk"),
+           "tutul", "sampeyan", "sing ngetuk", "babak batal", "sing lagi sinau"),
 }
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
@@ -130,6 +134,11 @@ def test_glossary_words_are_in_use(lang: str) -> None:
     text = " ".join(catalog_texts(lang).values()).lower()
     missing = [w for w in CHOSEN[lang] if not re.search(rf"\b{re.escape(w)}\b", text)]
     assert missing == []
+
+
+def test_the_beginner_level_has_the_glossary_name() -> None:
+    names = {lang: catalog(lang)["level.beginner"].lower() for lang in ("id", "ms", "jv")}
+    assert names == {"id": "pemula", "ms": "pemula", "jv": "sing lagi sinau"}
 
 
 def test_indonesian_seri_is_only_a_tie() -> None:
