@@ -30,8 +30,10 @@ def documented(doc: Path) -> dict[str, set[int]]:
     ``409 {"detail": {"code": "stale", ...`` (reason codes of the state are not error codes)."""
     text = doc.read_text(encoding="utf-8")
     out: dict[str, set[int]] = {}
-    for status, code in re.findall(r"\b([45]\d\d)\s+`([a-z_]+)`", text):
-        out.setdefault(code, set()).add(int(status))
+    code_list = r"`[a-z_]+`(?:(?:,\s*|\s+(?:and|or)\s+)`[a-z_]+`)*"
+    for status, codes in re.findall(rf"\b([45]\d\d)\s+({code_list})", text):
+        for code in re.findall(r"`([a-z_]+)`", codes):
+            out.setdefault(code, set()).add(int(status))
     for status, code in re.findall(r'\b([45]\d\d)\s+`?\{"detail": \{"code": "([a-z_]+)"', text):
         out.setdefault(code, set()).add(int(status))
     for code in re.findall(r'\{"detail": \{"code": "([a-z_]+)", "message"', text):
@@ -46,7 +48,7 @@ def produced(files: list[Path]) -> set[str]:
         src = f.read_text(encoding="utf-8")
         codes.update(re.findall(r'\bBadRequest\(\s*"([a-z_]+)"', src))
         codes.update(re.findall(r'\berror_response\(\s*\d+,\s*"([a-z_]+)"', src))
-        codes.update(re.findall(r'\bUnavailable\(\s*\d+,\s*"([a-z_]+)"', src))
+        codes.update(re.findall(r'\b(?:Unavailable|Refused)\(\s*\d+,\s*"([a-z_]+)"', src))
         codes.update(re.findall(r'\b\d{3}: "([a-z_]+)"', src))  # status -> code tables
         if re.search(r"\braise Illegal\(", src) or 'super().__init__("illegal"' in src:
             codes.add("illegal")
@@ -99,6 +101,30 @@ def test_every_documented_code_is_produced(make_client: Callable[..., TestClient
                      headers=t.headers))                          # too_large
     note(client.delete("/api/games"))                             # method_not_allowed
     note(client.get(f"/api/games/{t.id}/hands/1/replay", headers=t.headers))  # hand_in_play
+    # tables of people (docs/tables.md)
+    person, open_seat = {"kind": "person"}, {"kind": "open"}
+    note(client.post("/api/games", json={"seats": [person, open_seat], "name": ""}))  # name
+    note(client.post("/api/games", json={"seats": [person]}))                      # seats
+    note(client.post("/api/games", json={"seats": [person, open_seat],
+                                         "turn_clock": 5}))                         # turn_clock
+    made = client.post("/api/games", json={"seats": [person, open_seat, open_seat],
+                                           "name": "Ann", "scoring": "three_player"}).json()
+    ann = {"Authorization": f"Bearer {made['token']}"}
+    table, code = f"/api/games/{made['game_id']}", made["invite"]["code"]
+    note(client.get(f"{table}/record", headers=ann))                                # not_started
+    note(client.put(f"{table}/seats/9", json={"kind": "open"}, headers=ann))        # seat
+    note(client.post(f"{table}/leave", headers=ann))                                # creator
+    note(client.post(f"{table}/messages", json={"message": "hi there"}, headers=ann))  # message
+    note(client.post(f"{table}/start", headers=ann))                                # seats_open
+    bo = client.post(f"/api/invites/{code}/join", json={"name": "Bo", "seat": 2}).json()
+    note(client.post(f"/api/invites/{code}/join", json={"name": "Cy", "seat": 2}))  # seat_taken
+    note(client.post(f"{table}/start",
+                     headers={"Authorization": f"Bearer {bo['token']}"}))           # not_creator
+    client.post(f"/api/invites/{code}/join", json={"name": "Cy"})
+    note(client.post(f"/api/invites/{code}/join", json={"name": "Di"}))             # table_full
+    assert client.post(f"{table}/start", headers=ann).status_code == 200
+    note(client.post(f"/api/invites/{code}/join", json={"name": "Di"}))             # started
+    note(client.post(f"{table}/start", headers=ann))                                # not_waiting
     limited = make_client(rate_limits=RateLimits(creates=1, requests=None))
     limited.post("/api/games", json={})
     note(limited.post("/api/games", json={}))                     # rate_limited

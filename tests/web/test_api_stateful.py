@@ -40,7 +40,7 @@ from ginrummy.bots import DEFAULT_LEVEL, LEVELS
 from ginrummy.cards import card_text
 from ginrummy.errors import GinRummyError
 from ginrummy.web import app as web_app
-from ginrummy.web import keeper_api, service_base, variant_service
+from ginrummy.web import keeper_api, service_base
 from ginrummy.web import service as web_service
 
 ALL_CARDS = [card_text(c) for c in range(52)]
@@ -90,7 +90,7 @@ class _SeededSecrets:
         return getattr(secrets, name)
 
 
-_SECRET_USERS = (fairness, web_service, service_base, web_app, variant_service, keeper_api)
+_SECRET_USERS = (fairness, web_service, service_base, web_app, keeper_api)
 
 
 class ApiMachine(RuleBasedStateMachine):

@@ -110,7 +110,7 @@ def test_no_hint_while_the_computer_is_to_move(client: TestClient,
     t = new_table({"level": "easy"})
     row = service.store.get_game(t.id)
     loaded = service._load(row)
-    h = loaded.game.current
+    h = loaded.engine.game.current
     assert h is not None and h.current == 0
     h.current = 1  # pretend it is the computer's turn (as after a failed computer move)
     try:

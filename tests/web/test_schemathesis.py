@@ -36,8 +36,10 @@ from ginrummy.web import create_app  # noqa: E402
 from ginrummy.web.ratelimit import RateLimits  # noqa: E402
 
 #: the operations of docs/api.md (other /api/ routes belong to other documents)
+#: and of docs/tables.md, but the live stream (it does not end by itself)
 API_PATHS = (r"^/api/(meta|stats|games(/\{game_id\}(/(actions|order|record|hint"
-             r"|hands/\{number\}/replay))?)?)$")
+             r"|hands/\{number\}/replay|seats/\{seat\}|start|leave|rematch|messages))?)?"
+             r"|invites/\{code\}(/join)?)$")
 EXAMPLES = 60
 
 
@@ -51,10 +53,14 @@ schema = schemathesis.openapi.from_asgi("/api/openapi.json", APP).include(path_r
 
 
 class _Real:
-    """A real game on the app under test, to aim generated requests at."""
+    """A real game on the app under test, and a real table of people with its invite code,
+    to aim generated requests at."""
 
     game_id = ""
     token = ""
+    table_id = ""
+    table_token = ""
+    code = ""
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -64,27 +70,38 @@ def real_game() -> Iterator[None]:
         assert r.status_code == 201
         d = r.json()
         _Real.game_id, _Real.token = d["game_id"], d["token"]
+        r = c.post("/api/games", json={"seats": [{"kind": "person"}, {"kind": "open"},
+                                                 {"kind": "computer"}],
+                                       "scoring": "three_player", "name": "Ann"})
+        assert r.status_code == 201, r.text
+        d = r.json()
+        _Real.table_id, _Real.table_token = d["game_id"], d["token"]
+        _Real.code = d["invite"]["code"]
         yield
     APP.state.store.close()
 
 
 def _aim_at_the_real_game(case: Any) -> None:
     params = case.path_parameters or {}
+    key = repr(case.body) + repr(case.query) + repr(params)
+    if "code" in params and hash(key) % 2 == 0:
+        params["code"] = _Real.code
+        case.path_parameters = params
     if "game_id" not in params:
         return
-    # half the cases (by a stable property of the generated case) hit the real game
-    key = repr(case.body) + repr(case.query) + repr(params)
+    # half the cases (by a stable property of the generated case) hit the real game or table
     if hash(key) % 2 == 0:
-        params["game_id"] = _Real.game_id
+        table = hash(key) % 3 == 0
+        params["game_id"] = _Real.table_id if table else _Real.game_id
         case.path_parameters = params
         headers = dict(case.headers or {})
-        headers["authorization"] = f"Bearer {_Real.token}"
+        headers["authorization"] = f"Bearer {_Real.table_token if table else _Real.token}"
         case.headers = headers
         body = case.body
         if isinstance(body, dict) and type(body.get("seq")) is int and hash(key) % 4 == 0:
             # the current seq: the action text itself is then judged (illegal, invalid, or
             # even legal)
-            body["seq"] = APP.state.store.get_game(_Real.game_id).seq
+            body["seq"] = APP.state.store.get_game(params["game_id"]).seq
 
 
 def _clear_4xx(response: Any) -> None:

@@ -29,8 +29,7 @@ def _stable(state: dict[str, Any]) -> dict[str, Any]:
 def _match(client: TestClient, game_id: str) -> Any:
     """The server's own match (hidden cards included), rebuilt from the store."""
     svc = client.app.state.service  # type: ignore[attr-defined]
-    row = svc.store.get_game(game_id)
-    return svc.variants._replay(row).match
+    return svc.engine_of(game_id).match
 
 
 def _cards_in(obj: Any) -> set[str]:

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from web_helpers import Table, choose
 
@@ -369,3 +370,167 @@ def test_database_errors_do_not_carry_decks_or_secrets(tmp_path: Any) -> None:
     for secret in (row.secret, row.token_hash, salt, " ".join(deck[:3])):
         assert secret not in text
     store.close()
+
+
+# --------------------------------------------------------------------------- tables of people
+# Tables of people (docs/tables.md): every answer and every live message sent to one person is
+# checked, with that person's knowledge, against the deal as it is at that moment
+# (tests/web/leak_oracle.py); and no route answers anything of a table without a seat's token.
+
+_PERSON = {"kind": "person"}
+_OPEN = {"kind": "open"}
+_CPU = {"kind": "computer", "level": LEVELS[0]}
+_PEOPLE_TABLES: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = [
+    ("standard", [_PERSON, _OPEN], {"target": 25}),
+    ("hollywood", [_PERSON, _OPEN], {"target": 20}),
+    ("three_player", [_PERSON, _OPEN, _CPU], {"target": 25}),
+    ("partnership", [_PERSON, _CPU, _OPEN, _OPEN], {"target": 25}),
+]
+
+
+def _seated_table(client: TestClient, scoring: str, seats: list[dict[str, Any]],
+                  rules: dict[str, Any]) -> list[Any]:
+    from table_helpers import join, new_table
+
+    ann, code = new_table(client, seats, scoring=scoring, rules=rules)
+    people = [ann] + [join(client, code, f"P{i}") for i, s in enumerate(seats) if s == _OPEN]
+    r = ann.call("POST", "/start")
+    assert r.status_code == 200, r.text
+    ann.state = r.json()
+    return people
+
+
+def test_no_person_at_a_table_is_sent_a_card_hidden_from_them(client: TestClient) -> None:
+    from leak_oracle import check_seat_state
+    from table_helpers import ACTING
+
+    service = client.app.state.service  # type: ignore[attr-defined]
+    rng = random.Random(77)
+    checked = 0
+    for scoring, seats, rules in _PEOPLE_TABLES:
+        people = _seated_table(client, scoring, seats, rules)
+        gid = people[0].id
+        for p in people:
+            check_seat_state(p.seen[0]["state"], service.engine_of(gid), p.seat,
+                             f"{scoring}: seat {p.seat} joined") if p.seen[0].get("state") \
+                else None
+        for step in range(250):
+            engine = service.engine_of(gid)
+            for p in people:
+                check_seat_state(p.get(), engine, p.seat, f"{scoring} step {step}")
+                checked += 1
+            if people[0].state["phase"] == "game-over":
+                break
+            movers = [p for p in people if p.state["phase"] in ACTING and p.state["legal"]]
+            assert movers, [p.state["phase"] for p in people]
+            p = rng.choice(movers)
+            r = p.post(choose(p.state, rng, finish=rng.random() < 0.7))
+            assert r.status_code in (200, 409), r.text
+            body = r.json()
+            check_seat_state(body if r.status_code == 200 else body["state"],
+                             service.engine_of(gid), p.seat, f"{scoring} answer {step}")
+            if rng.random() < 0.1:  # a replay from the start too
+                check_seat_state(p.get(since=0), service.engine_of(gid), p.seat,
+                                 f"{scoring} reload {step}")
+    assert checked > 500
+
+
+def test_the_seat_oracle_catches_a_hidden_card(client: TestClient) -> None:
+    """The oracle above is not blind: a state carrying the other person's card fails it."""
+    from leak_oracle import check_seat_state
+
+    service = client.app.state.service  # type: ignore[attr-defined]
+    ann, bo = _seated_table(client, "standard", [_PERSON, _OPEN], {})
+    st = ann.get()
+    check_seat_state(st, service.engine_of(ann.id), 0, "as sent")
+    bad = {**st, "events": [*st["events"], {"type": "note", "text": bo.get()["hand"][3]}]}
+    with pytest.raises(AssertionError, match="hidden cards"):
+        check_seat_state(bad, service.engine_of(ann.id), 0, "doctored")
+
+
+def test_live_messages_name_no_hidden_card(tmp_path: Any) -> None:
+    """Every live ``state`` message a person's stream carries, checked against the deal at that
+    message's ``seq``; ``presence`` messages carry no card at all."""
+    import httpx
+    from leak_oracle import check_seat_state
+    from test_live import Stream, live_server
+
+    rng = random.Random(5)
+    with live_server(tmp_path / "live.sqlite3") as (base, app), \
+            httpx.Client(base_url=base, timeout=20) as c:
+        service = app.state.service
+        for scoring, seats, rules in _PEOPLE_TABLES[2:]:
+            r = c.post("/api/games", json={"seats": seats, "name": "Ann", "scoring": scoring,
+                                           "rules": rules})
+            ann = r.json()
+            people = [(0, ann["token"])]
+            for s in seats[1:]:
+                if s == _OPEN:
+                    j = c.post(f"/api/invites/{ann['invite']['code']}/join",
+                               json={"name": "X"}).json()
+                    people.append((j["seat"], j["token"]))
+            gid = ann["game_id"]
+            streams = {seat: Stream(base, gid, tok) for seat, tok in people}
+            for s in streams.values():
+                s.next("state")
+            snapshots = {}
+            h0 = {"Authorization": f"Bearer {ann['token']}"}
+            assert c.post(f"/api/games/{gid}/start", headers=h0).status_code == 200
+            snapshots[service.store.get_game(gid).seq] = service.engine_of(gid)
+            for _step in range(120):
+                states = {seat: c.get(f"/api/games/{gid}",
+                                      headers={"Authorization": f"Bearer {tok}"}).json()
+                          for seat, tok in people}
+                movers = [(seat, tok) for seat, tok in people
+                          if states[seat]["phase"] in ("offer", "draw", "discard")]
+                if not movers:
+                    break
+                seat, tok = rng.choice(movers)
+                r = c.post(f"/api/games/{gid}/actions",
+                           headers={"Authorization": f"Bearer {tok}"},
+                           json={"action": choose(states[seat], rng), "seq":
+                                 states[seat]["seq"]})
+                assert r.status_code == 200, r.text
+                snapshots[r.json()["seq"]] = service.engine_of(gid)
+            time.sleep(0.5)
+            got = 0
+            for seat, s in streams.items():
+                s.close()
+                while True:
+                    kind, ident, data, _at = s.messages.get(timeout=5)
+                    if kind == "end":
+                        break
+                    if kind == "presence":
+                        assert not card_strings(data, -1), data
+                    elif kind == "state" and data["phase"] != "waiting":
+                        assert ident in snapshots, (ident, sorted(snapshots))
+                        check_seat_state(data, snapshots[ident], seat, f"live {ident}")
+                        got += 1
+            assert got >= len(snapshots), (got, len(snapshots))
+
+
+def test_nothing_of_a_table_reaches_a_request_without_its_seat_token(
+        client: TestClient) -> None:
+    people = _seated_table(client, "partnership", [_PERSON, _OPEN, _CPU, _CPU], {})
+    other = Table(client, {})  # another game's valid token
+    gid = people[0].id
+    routes = [("GET", f"/api/games/{gid}", None), ("GET", f"/api/games/{gid}/hint", None),
+              ("GET", f"/api/games/{gid}/record", None),
+              ("GET", f"/api/games/{gid}/hands/1/replay", None),
+              ("GET", f"/api/games/{gid}/live", None),
+              ("POST", f"/api/games/{gid}/actions", {"action": "draw stock", "seq": 1}),
+              ("PUT", f"/api/games/{gid}/order", {"cards": ["AS"]}),
+              ("PUT", f"/api/games/{gid}/seats/1", {"kind": "computer"}),
+              ("POST", f"/api/games/{gid}/start", None), ("POST", f"/api/games/{gid}/leave", None),
+              ("POST", f"/api/games/{gid}/rematch", None),
+              ("POST", f"/api/games/{gid}/messages", {"message": "hello"})]
+    before = people[0].get()
+    for headers in ({}, {"Authorization": "Bearer " + "A" * 43}, other.headers,
+                    {"Authorization": f"Basic {people[0].token}"}):
+        for method, path, body in routes:
+            r = client.request(method, path, json=body, headers=headers)
+            assert r.status_code == 404, (method, path, r.status_code, r.text)
+            assert r.json()["detail"]["code"] == "not_found"
+            assert not card_strings(r.json(), -1) and gid not in r.text
+    after = people[0].get()
+    assert after["seq"] == before["seq"] and after["seats"] == before["seats"]

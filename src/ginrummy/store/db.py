@@ -49,7 +49,9 @@ from sqlalchemy.pool import StaticPool
 __all__ = ["Store", "GameRow", "DealRow", "default_database_url", "SCHEMA_VERSION", "SYNC_MODES",
            "sqlite_sync_mode"]
 
-SCHEMA_VERSION = 1
+#: 2: ``games.turns`` (the table of each action of a partnership with people at both tables)
+#: and the tables of :mod:`ginrummy.store.tables`.
+SCHEMA_VERSION = 2
 
 metadata = MetaData()
 
@@ -74,6 +76,7 @@ games = Table(
     Column("updated_at", Float, nullable=False),
     Column("finished_at", Float),
     Column("version", Integer, nullable=False, default=SCHEMA_VERSION),
+    Column("turns", Text),  # see ginrummy.web.engines.MatchEngine
 )
 
 deals = Table(
@@ -124,6 +127,7 @@ class GameRow:
     created_at: float = field(default_factory=time.time)
     updated_at: float = field(default_factory=time.time)
     finished_at: float | None = None
+    turns: str | None = None
 
 
 @dataclass
@@ -152,6 +156,7 @@ def _game_values(g: GameRow) -> dict[str, Any]:
         "hand_order": None if g.hand_order is None else json.dumps(g.hand_order),
         "status": g.status, "winner": g.winner, "margin": g.margin, "created_at": g.created_at,
         "updated_at": g.updated_at, "finished_at": g.finished_at, "version": SCHEMA_VERSION,
+        "turns": g.turns,
     }
 
 
@@ -171,7 +176,7 @@ def _game_row(r: Any) -> GameRow:
         last_action=r.last_action, last_action_seq=r.last_action_seq,
         hand_order=None if r.hand_order is None else json.loads(r.hand_order), status=r.status,
         winner=r.winner, margin=r.margin, created_at=r.created_at, updated_at=r.updated_at,
-        finished_at=r.finished_at,
+        finished_at=r.finished_at, turns=r.turns,
     )
 
 
@@ -265,6 +270,15 @@ def _make_engine(url: str) -> Engine:
     return engine
 
 
+def _add_missing_columns(engine: Engine) -> None:
+    """Schema 1 -> 2: add ``games.turns`` to a database made before it."""
+    from sqlalchemy import inspect, text
+
+    if "turns" not in {c["name"] for c in inspect(engine).get_columns("games")}:
+        with engine.begin() as conn:
+            conn.execute(text("ALTER TABLE games ADD COLUMN turns TEXT"))
+
+
 class _Conflict(Exception):
     """The game moved on meanwhile: nothing of this write is applied."""
 
@@ -298,6 +312,7 @@ class Store:
         self.url = url
         self.engine = _make_engine(url)
         metadata.create_all(self.engine)
+        _add_missing_columns(self.engine)
         self._grouped = self.engine.dialect.name == "sqlite"
         self._writer = threading.Lock()  # held by the thread committing a group
         self._pending_lock = threading.Lock()

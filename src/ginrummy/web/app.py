@@ -36,8 +36,10 @@ from ..bots import DEFAULT_LEVEL, LEVELS
 from ..rules import FIELD_CHOICES, PRESETS, Rules
 from ..store import Store, default_database_url
 from .delivery import RevalidatedStatic, add_head_extras, revalidated_file
+from .errors import BadRequest, NotFound, Stale, Unavailable
 from .i18n import LANGUAGE_NAMES, LANGUAGES, negotiate, valid_language
 from .keeper_api import install_keeper
+from .live import LiveHub
 from .pages import PAGE_NAMES, render_not_found, render_page
 from .ratelimit import RateLimiter, RateLimits
 from .replay_api import install_replay
@@ -51,7 +53,9 @@ from .schemas import (
     StaleOut,
     error_response,
 )
-from .service import BadRequest, GameService, NotFound, Stale
+from .seating import Seating
+from .service import TableService
+from .tables_api import install_tables
 from .tutorial_api import install_tutorial
 from .variants import menu_meta
 
@@ -303,7 +307,8 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     limits = rate_limits or RateLimits.from_env(os.environ.get("GINRUMMY_RATE_LIMITS"))
     url = database_url or os.environ.get("GINRUMMY_DATABASE_URL") or default_database_url()
     store = Store(url)
-    service = GameService(store)
+    service = TableService(store)
+    hub = LiveHub()
     create_by_ip = RateLimiter(limits.creates, limits.window) if limits.creates else None
     create_by_player = RateLimiter(limits.creates, limits.window) if limits.creates else None
     requests_by_ip = RateLimiter(limits.requests, limits.window) if limits.requests else None
@@ -322,6 +327,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
                   redoc_url=None, openapi_url="/api/openapi.json")
     app.state.store = store
     app.state.service = service
+    app.state.live = hub
     app.add_middleware(BodyLimit, limit=max_body)
 
     # text answers over 500 bytes gzipped for clients that accept it (level 6: most of the
@@ -337,6 +343,10 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     @app.exception_handler(NotFound)
     async def _not_found(_request: Request, _exc: NotFound) -> JSONResponse:
         return error_response(404, "not_found", "no such game")
+
+    @app.exception_handler(Unavailable)
+    async def _unavailable(_request: Request, exc: Unavailable) -> JSONResponse:
+        return error_response(exc.status, exc.code, exc.message)
 
     @app.exception_handler(BadRequest)
     async def _bad(_request: Request, exc: BadRequest) -> JSONResponse:
@@ -381,18 +391,31 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
             **menu_meta(),  # scorings and field dependencies (docs/variants.md)
         }
 
-    @app.post("/api/games", status_code=201, responses=_documented(413, 422, 429))
-    def new_game(body: NewGame, request: Request) -> JSONResponse:
+    def _limited(request: Request, message: str) -> Response | None:
+        """429 when the client made too many games, tables or joins (per address and per
+        browser), else None."""
         pid = request.state.player_id
         for limiter, key in ((create_by_ip, _client_ip(request)), (create_by_player, pid)):
             if limiter is not None:
                 wait = limiter.hit(key)
                 if wait:
-                    return _rate_limited(wait, "too many new games: wait a moment")
-        game_id, token, state = service.create(pid, body.level, body.preset, body.rules,
-                                               body.scoring)
-        return JSONResponse({"game_id": game_id, "token": token, "state": state},
-                            status_code=201)
+                    return _rate_limited(wait, message)
+        return None
+
+    @app.post("/api/games", status_code=201, responses=_documented(413, 422, 429))
+    def new_game(body: NewGame, request: Request) -> Response:
+        refused = _limited(request, "too many new games: wait a moment")
+        if refused is not None:
+            return refused
+        seats = None if body.seats is None else [s.model_dump() for s in body.seats]
+        made = service.create(request.state.player_id, body.level, body.preset, body.rules,
+                              body.scoring, seats=seats, name=body.name,
+                              turn_clock=body.turn_clock)
+        if body.seats is None and body.name is None and body.turn_clock is None:
+            out = {k: made[k] for k in ("game_id", "token", "state")}  # as before tables
+        else:
+            out = made
+        return JSONResponse(out, status_code=201)
 
     # The state is plain JSON already: returned as a JSONResponse it is not validated and
     # re-serialised as a dict (one threadpool trip less per answer); response_model keeps the
@@ -422,7 +445,9 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         """The suggested move for the person, explained; changes nothing (docs/api.md)."""
         return JSONResponse(service.hint(game_id, _bearer(authorization)))
 
-    @app.get("/api/games/{game_id}/record", responses=_documented(404, 422, 429))
+    @app.get("/api/games/{game_id}/record", responses={
+        **_documented(404, 422, 429),
+        409: {"model": ErrorOut, "description": "the table has not started (not_started)"}})
     def get_record(game_id: str,
                    authorization: str | None = Header(default=None)) -> dict[str, Any]:
         return service.record(game_id, _bearer(authorization))
@@ -456,7 +481,9 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     for name in PAGE_NAMES:
         app.get(f"/{name}", response_class=HTMLResponse)(_page_route(name))
 
-    install_keeper(app, service.variants.vstore, page=_static_page, bearer=_bearer)  # /keeper
+    install_keeper(app, service.vstore, page=_static_page, bearer=_bearer)  # /keeper
+    install_tables(app, Seating(service), hub, bearer=_bearer, limited=_limited,
+                   page=_static_page)  # tables of people, /join, the live stream
     install_replay(app, service, page=_static_page, bearer=_bearer)  # /replay
     install_tutorial(app, page=_static_page)  # /tutorial
     STATIC_DIR.mkdir(parents=True, exist_ok=True)

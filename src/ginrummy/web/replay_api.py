@@ -19,9 +19,9 @@ from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from ..replay import replay_hand
+from .errors import Unavailable
 from .schemas import ErrorOut, error_response
 from .service import GameService
-from .service_base import Unavailable
 
 __all__ = ["install_replay"]
 

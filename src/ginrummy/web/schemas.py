@@ -8,11 +8,23 @@ from typing import Any
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-__all__ = ["NewGame", "ActionIn", "OrderIn", "ErrorOut", "StaleOut", "MalformedOut", "HintOut"]
+__all__ = ["NewGame", "SeatIn", "JoinIn", "SeatPut", "MessageIn", "ActionIn", "OrderIn",
+           "ErrorOut", "StaleOut", "MalformedOut", "HintOut"]
+
+
+class SeatIn(BaseModel):
+    """One seat of a new table (docs/tables.md): ``person`` (seat 0 only), ``computer`` at a
+    level, or ``open``."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    kind: str = Field(max_length=16)
+    level: str | None = Field(default=None, max_length=64)
 
 
 class NewGame(BaseModel):
-    """``POST /api/games``: level, rules preset and field overrides (all optional)."""
+    """``POST /api/games``: level, rules preset and field overrides (all optional); with
+    ``seats`` (and ``name``, ``turn_clock``) a table of people (docs/tables.md)."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -20,6 +32,36 @@ class NewGame(BaseModel):
     preset: str | None = Field(default=None, max_length=64)
     rules: dict[str, Any] | None = Field(default=None, max_length=40)
     scoring: str | None = Field(default=None, max_length=32)  # docs/variants.md
+    seats: list[SeatIn] | None = Field(default=None, max_length=4)
+    name: str | None = Field(default=None, max_length=200)
+    turn_clock: StrictInt | None = Field(default=None, ge=0, le=10**6)
+
+
+class JoinIn(BaseModel):
+    """``POST /api/invites/{code}/join``: the display name and, optionally, the seat."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: str = Field(max_length=200)
+    seat: StrictInt | None = Field(default=None, ge=0, le=3)
+
+
+class SeatPut(BaseModel):
+    """``PUT /api/games/{id}/seats/{seat}``: ``computer`` (with a level), ``open`` or
+    ``person``."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    kind: str = Field(max_length=16)
+    level: str | None = Field(default=None, max_length=64)
+
+
+class MessageIn(BaseModel):
+    """``POST /api/games/{id}/messages``: one of the preset message codes."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    message: str = Field(max_length=32)
 
 
 class ActionIn(BaseModel):

@@ -1,9 +1,10 @@
-"""The ``state`` JSON of docs/api.md, built from the person's view only.
+"""The ``state`` JSON of docs/api.md, built from one seat's view only.
 
-Everything about the deal in play comes from :func:`ginrummy.views.view_of` for seat 0 (the
-person), never from the raw :class:`~ginrummy.hand.HandState` (DESIGN.md principle 6); the score
-sheet comes from the :class:`~ginrummy.game.Game`. Finished deals are described from their own
-seat-0 views too. The fairness reveal (deck + salt) is added only for deals that are over.
+Everything about the deal in play comes from :func:`ginrummy.views.view_of` for the asking seat
+(``state.you``; 0 for the person playing the computer), never from the raw
+:class:`~ginrummy.hand.HandState` (DESIGN.md principle 6); the score sheet comes from the
+:class:`~ginrummy.game.Game`. Finished deals are described from the same seat's views too. The
+fairness reveal (deck + salt) is added only for deals that are over.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from ..views import PlayerView, ViewEvent, view_of
 __all__ = ["YOU", "DealInfo", "build_state", "game_seq", "deal_event_count", "ordered_hand",
            "result_json"]
 
-#: the person's seat; the computer is seat 1.
+#: the creator's seat (the person playing the computer); the computer is seat 1.
 YOU = 0
 
 _CARD_ACTIONS = (ActionKind.DISCARD, ActionKind.KNOCK, ActionKind.GIN)
@@ -114,13 +115,14 @@ def _deal_events(game: Game, index: int, base: int, view: PlayerView) -> list[di
 
 
 def _events_since(game: Game, since: int, current_view: PlayerView) -> list[dict[str, Any]]:
+    seat = current_view.seat
     out: list[dict[str, Any]] = []
     base = 0
     last = len(game.deals) - 1
     for i in range(len(game.deals)):
         n = deal_event_count(game, i)
         if base + n > since:
-            view = current_view if i == last else view_of(game.deals[i], YOU)
+            view = current_view if i == last else view_of(game.deals[i], seat)
             out.extend(e for e in _deal_events(game, i, base, view) if e["seq"] > since)
         base += n
     return out
@@ -226,7 +228,7 @@ def _knock_gin(view: PlayerView) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def result_json(view: PlayerView) -> dict[str, Any] | None:
-    """``state.result`` of a finished deal, from the person's view (the computer's face-down
+    """``state.result`` of a finished deal, from the viewer's view (the opponent's face-down
     knock discard is not in it)."""
     o = view.outcome
     if o is None:
@@ -251,8 +253,8 @@ def result_json(view: PlayerView) -> dict[str, Any] | None:
         "doubled": bool(sd.doubled) if sd is not None else False, "boxes": o.boxes,
         "hands": hands, "breakdown": breakdown,
     }
-    if o.knocker == YOU and o.knock_discard is not None:
-        out["knock_discard"] = card_text(o.knock_discard)  # the person's own, face down
+    if o.knocker == view.seat and o.knock_discard is not None:
+        out["knock_discard"] = card_text(o.knock_discard)  # the viewer's own, face down
     return out
 
 
@@ -288,11 +290,12 @@ def _phase(game: Game, h: HandState, view: PlayerView) -> str:
 
 
 def build_state(*, game_id: str, game: Game, deals: Sequence[DealInfo], level: str, preset: str,
-                since: int, hand_order: Sequence[str] | None) -> dict[str, Any]:
-    """The full ``state`` object of docs/api.md for the person (seat 0)."""
+                since: int, hand_order: Sequence[str] | None, seat: int = YOU
+                ) -> dict[str, Any]:
+    """The full ``state`` object of docs/api.md for ``seat`` (0 or 1), from its view only."""
     assert game.current is not None and len(deals) == len(game.deals)
     h = game.current
-    view = view_of(h, YOU)
+    view = view_of(h, seat)
     seq = game_seq(game)
     index = len(game.deals) - 1
     legal = _legal(view)
@@ -305,7 +308,7 @@ def build_state(*, game_id: str, game: Game, deals: Sequence[DealInfo], level: s
         "game_id": game_id,
         "seq": seq,
         "phase": _phase(game, h, view),
-        "you": YOU,
+        "you": seat,
         "dealer": view.dealer,
         "turn": view.current if not h.is_over else None,
         "level": level,

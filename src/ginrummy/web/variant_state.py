@@ -1,13 +1,13 @@
-"""The ``state`` JSON of a variant table (docs/variants.md), from the person's side only.
+"""The ``state`` JSON of a variant table (docs/variants.md), from one player's side only.
 
-The person's own deal is described from :func:`ginrummy.views.view_of` for the person's seat,
-exactly as a standard game (:mod:`ginrummy.web.state`). A deal the person does not play (three
-players: the person deals and sits out; partnership: the other table) is described from public
+The player's own deal is described from :func:`ginrummy.views.view_of` for its engine seat,
+exactly as a standard game (:mod:`ginrummy.web.state`). A deal the player does not play (three
+players: the player deals and sits out; partnership: the other table) is described from public
 information only: the face-up discards and pickups, card counts, who won and how many points, and
 the shown-down hands at the end; never a stock card or a face-down knock discard.
 
-Seats in this state are *players*: 0 is the person; 1, 2 (three players) and 1, 2, 3
-(partnership: B, C the partner, D) are computers.
+Seats in this state are *players* (the table's seats, docs/tables.md): 0, 1, 2 (three players)
+and 0, 1, 2, 3 (partnership: A, B, C the partner of A, D); ``you`` is the asking one.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from .state import (
 )
 from .variants import PERSON, Match, Seating
 
-__all__ = ["variant_seq", "stream_event_count", "build_variant_state", "public_events",
-           "public_result", "variant_score"]
+__all__ = ["variant_seq", "stream_event_count", "event_order", "deal_start", "GAME_OVER",
+           "build_variant_state", "public_events", "public_result", "variant_score"]
 
 _EVENT_TEXT = {
     ActionKind.TAKE: "take", ActionKind.PASS: "pass", ActionKind.DRAW_STOCK: "draw stock",
@@ -44,28 +44,90 @@ _HIDDEN = (ActionKind.DRAW_STOCK, ActionKind.KNOCK, ActionKind.GIN)
 
 
 # ------------------------------------------------------------------------------------ sequence
-def stream_event_count(m: Match, index: int) -> int:
-    """Events of stream deal ``index``: ``deal``, one per action, ``dead_hand`` (dead),
-    ``hand_over`` once over, ``game_over`` after the match's last deal."""
+def _own_count(m: Match, index: int) -> int:
+    """Events of deal ``index`` but ``game_over``: ``deal``, one per action, ``dead_hand``
+    (dead), ``hand_over`` once over."""
     h = m.deals[index]
     n = 1 + len(h.history)
     if h.is_over:
         assert h.outcome is not None
         n += 2 if h.outcome.kind == "dead" else 1
-        if m.is_over and index == m.shown_index():
-            n += 1
     return n
 
 
-def variant_seq(m: Match) -> int:
-    return sum(stream_event_count(m, i) for i in m.stream())
+def stream_event_count(m: Match, index: int) -> int:
+    """Events of stream deal ``index``: ``deal``, one per action, ``dead_hand`` (dead),
+    ``hand_over`` once over, ``game_over`` after the match's last deal."""
+    n = _own_count(m, index)
+    if m.is_over and index == m.shown_index():
+        n += 1
+    return n
+
+
+#: ``event_order``'s mark of the ``game_over`` event.
+GAME_OVER = -1
+
+
+def event_order(m: Match, turns: str | None = None) -> list[tuple[int, int]]:
+    """Every numbered event of the match, in order: ``(deal index, position in that deal's
+    events)``, ``(GAME_OVER, 0)`` last once the match is over; the event numbered ``n`` (its
+    ``seq``) is the ``n``-th. Without ``turns``: the deals of player 0's stream one after the
+    other (a partnership's other table is played by computers and numbered in no one's
+    stream). With ``turns`` (partnership with people at both tables): both tables' deals
+    count, their actions in the order they were made (``turns``: the table, ``0`` or ``1``,
+    of every action of the match in order); a deal's end events follow its last action."""
+    out: list[tuple[int, int]] = []
+    if turns is None or m.scoring != "partnership":
+        for i in m.stream():
+            out.extend((i, k) for k in range(_own_count(m, i)))
+    else:
+        at = 0
+        i = 0
+        while i < len(m.deals):
+            pair = [j for j in (i, i + 1) if j < len(m.deals)
+                    and m.seatings[j].hand == m.seatings[i].hand]
+            nxt = dict.fromkeys(pair, 1)
+            out.extend((j, 0) for j in pair)
+            total = sum(len(m.deals[j].history) for j in pair)
+            marks = turns[at:at + total]
+            at += total
+            if len(marks) < total:  # a record older than the marks: table 0's first
+                marks = marks + "".join(str(m.seatings[j].table) * len(m.deals[j].history)
+                                        for j in pair)
+            done = dict.fromkeys(pair, 0)
+            for c in marks:
+                js = [j for j in pair if str(m.seatings[j].table) == c
+                      and done[j] < len(m.deals[j].history)]
+                if not js:
+                    continue
+                j = js[0]
+                done[j] += 1
+                out.append((j, nxt[j]))
+                nxt[j] += 1
+                if done[j] == len(m.deals[j].history):
+                    out.extend((j, k) for k in range(nxt[j], _own_count(m, j)))
+                    nxt[j] = _own_count(m, j)
+            i += len(pair)
+    if m.is_over:
+        out.append((GAME_OVER, 0))
+    return out
+
+
+def variant_seq(m: Match, turns: str | None = None) -> int:
+    """The match's sequence number: how many numbered events it has had
+    (:func:`event_order`)."""
+    if turns is None or m.scoring != "partnership":
+        return sum(stream_event_count(m, i) for i in m.stream())
+    return len(event_order(m, turns))
 
 
 # -------------------------------------------------------------------------------------- views
-def _person_view(m: Match, index: int) -> PlayerView:
+def _seat_view(m: Match, index: int, seat: int) -> PlayerView:
+    """Deal ``index`` from ``seat``'s side: its own view if it plays it, else engine seat 0's,
+    of which only public parts are used."""
     s = m.seatings[index]
-    seat = s.seat_of(PERSON)
-    return view_of(m.deals[index], 0 if seat is None else seat)
+    at = s.seat_of(seat)
+    return view_of(m.deals[index], 0 if at is None else at)
 
 
 def public_events(h: HandState, s: Seating) -> list[tuple[int, ActionKind, int | None]]:
@@ -99,62 +161,79 @@ def _game_over_winner(m: Match) -> int | None:
     return w
 
 
-def _deal_events(m: Match, index: int, base: int) -> list[dict[str, Any]]:
+def _deal_events(m: Match, index: int, seat: int) -> list[dict[str, Any]]:
+    """Deal ``index``'s events without their numbers nor ``game_over``, as ``seat`` sees them
+    (its own draws named only when it plays the deal)."""
     h = m.deals[index]
     s = m.seatings[index]
-    seq = base + 1
-    out: list[dict[str, Any]] = [{"seq": seq, "hand": s.hand, "seat": s.dealer, "type": "deal",
+    out: list[dict[str, Any]] = [{"hand": s.hand, "seat": s.dealer, "type": "deal",
                                   "dealer": s.dealer, "players": list(s.players),
                                   "text": "deal"}]
-    if s.person_plays:
+    if s.plays(seat):
         evs: list[tuple[int, ActionKind, int | None]] = [
-            (s.players[e.seat], e.kind, e.card) for e in _person_view(m, index).history]
+            (s.players[e.seat], e.kind, e.card) for e in _seat_view(m, index, seat).history]
     else:
         evs = public_events(h, s)
     for player, kind, card in evs:
-        seq += 1
-        out.append(_event_json(seq, s.hand, player, kind, card))
+        ev = _event_json(0, s.hand, player, kind, card)
+        del ev["seq"]
+        out.append(ev)
     o = h.outcome
     if o is not None:
         if o.kind == "dead":
-            seq += 1
-            out.append({"seq": seq, "hand": s.hand, "seat": None, "type": "dead_hand",
-                        "text": "dead hand"})
-        seq += 1
-        out.append({"seq": seq, "hand": s.hand, "seat": None, "type": "hand_over",
+            out.append({"hand": s.hand, "seat": None, "type": "dead_hand", "text": "dead hand"})
+        out.append({"hand": s.hand, "seat": None, "type": "hand_over",
                     "kind": o.kind, "winner": m.winner_of(index), "points": o.points,
                     "text": "hand over"})
-        if m.is_over and index == m.shown_index():
-            seq += 1
-            ev: dict[str, Any] = {"seq": seq, "hand": s.hand, "seat": None, "type": "game_over",
-                                  "winner": _game_over_winner(m), "text": "game over"}
-            if m.scoring == "partnership":
-                ev["team"] = ev["winner"]
-            out.append(ev)
     return out
 
 
-def _events_since(m: Match, since: int) -> list[dict[str, Any]]:
+def _game_over_event(m: Match) -> dict[str, Any]:
+    ev: dict[str, Any] = {"hand": m.seatings[-1].hand, "seat": None, "type": "game_over",
+                          "winner": _game_over_winner(m), "text": "game over"}
+    if m.scoring == "partnership":
+        ev["team"] = ev["winner"]
+    return ev
+
+
+def _events_since(m: Match, since: int, seat: int, order: list[tuple[int, int]]
+                  ) -> list[dict[str, Any]]:
+    """The events numbered after ``since`` of ``seat``'s stream, with their numbers."""
+    mine = set(m.stream(seat))
+    rendered: dict[int, list[dict[str, Any]]] = {}
     out: list[dict[str, Any]] = []
-    base = 0
-    for i in m.stream():
-        n = stream_event_count(m, i)
-        if base + n > since:
-            out.extend(e for e in _deal_events(m, i, base) if e["seq"] > since)
-        base += n
+    for n in range(max(0, since), len(order)):
+        i, k = order[n]
+        if i == GAME_OVER:
+            ev = _game_over_event(m)
+        elif i in mine:
+            if i not in rendered:
+                rendered[i] = _deal_events(m, i, seat)
+            ev = dict(rendered[i][k])
+        else:
+            continue
+        out.append({"seq": n + 1, **ev})
     return out
+
+
+def deal_start(order: list[tuple[int, int]], index: int) -> int:
+    """The number of the event just before deal ``index``'s ``deal`` event."""
+    for n, (i, k) in enumerate(order):
+        if i == index and k == 0:
+            return n
+    return len(order)
 
 
 # ------------------------------------------------------------------------------------- results
-def public_result(m: Match, index: int) -> dict[str, Any] | None:
-    """``result`` of a finished deal with players for seats; a deal the person did not play
-    carries no knock discard."""
+def public_result(m: Match, index: int, seat: int = PERSON) -> dict[str, Any] | None:
+    """``result`` of a finished deal with players for seats, as ``seat`` sees it; a deal
+    ``seat`` did not play carries no knock discard."""
     s = m.seatings[index]
-    view = _person_view(m, index)
+    view = _seat_view(m, index, seat)
     res = result_json(view)
     if res is None:
         return None
-    if not s.person_plays:
+    if not s.plays(seat):
         res.pop("knock_discard", None)
     for k in ("winner", "knocker"):
         if res.get(k) is not None:
@@ -274,8 +353,8 @@ def _reveal(m: Match, index: int, info: DealInfo) -> dict[str, Any]:
             "commitment": info.commitment}
 
 
-def _other_table(m: Match, deals: Sequence[DealInfo]) -> dict[str, Any] | None:
-    i = m.other_index()
+def _other_table(m: Match, deals: Sequence[DealInfo], seat: int) -> dict[str, Any] | None:
+    i = m.other_index(seat)
     if i is None:
         return None
     h = m.deals[i]
@@ -289,7 +368,7 @@ def _other_table(m: Match, deals: Sequence[DealInfo]) -> dict[str, Any] | None:
             "cards": [len(h.hand(0)), len(h.hand(1))],
             "upcard": card_text(h.upcard), "knock_limit": h.knock_limit,
             "moves": len(h.history), "over": h.is_over, "events": evs,
-            "result": public_result(m, i) if h.is_over else None,
+            "result": public_result(m, i, seat) if h.is_over else None,
             "commitment": deals[i].commitment,
             "revealed": _reveal(m, i, deals[i]) if h.is_over else None}
 
@@ -309,15 +388,20 @@ def _phase(m: Match, h: HandState, view: PlayerView, plays: bool) -> str:
 
 
 def build_variant_state(*, game_id: str, match: Match, deals: Sequence[DealInfo], level: str,
-                        preset: str, since: int, hand_order: Sequence[str] | None
-                        ) -> dict[str, Any]:
-    """The ``state`` of a variant table for the person (player 0)."""
+                        preset: str, since: int | None, hand_order: Sequence[str] | None,
+                        seat: int = PERSON, turns: str | None = None) -> dict[str, Any]:
+    """The ``state`` of a variant table for player ``seat``, from its views only; the events
+    numbered after ``since`` (``None``: those of ``seat``'s deal in play). ``turns``: see
+    :func:`event_order`."""
     m = match
-    index = m.shown_index()
+    index = m.shown_index(seat)
     h = m.deals[index]
     s = m.seatings[index]
-    plays = s.person_plays
-    view = _person_view(m, index)
+    plays = s.plays(seat)
+    view = _seat_view(m, index, seat)
+    order = event_order(m, turns)
+    if since is None:
+        since = deal_start(order, index)
     if plays:
         legal = _legal(view)
         knock, gin = _knock_gin(view)
@@ -327,7 +411,7 @@ def build_variant_state(*, game_id: str, match: Match, deals: Sequence[DealInfo]
                     "known": view.opponent_known.texts()}
         drawn = None if view.drawn_card is None else card_text(view.drawn_card)
         taken = None if view.taken_card is None else card_text(view.taken_card)
-    else:  # the person sits out (three players): public information only
+    else:  # the seat sits out (three players): public information only
         legal = []
         r = {"code": "hand_over" if h.is_over else "not_your_turn"}
         knock, gin = {"allowed": False, "reason": r}, {"allowed": False, "reason": dict(r)}
@@ -346,13 +430,13 @@ def build_variant_state(*, game_id: str, match: Match, deals: Sequence[DealInfo]
     }
     if m.scoring == "partnership":
         table["teams"] = [[0, 2], [1, 3]]
-        table["other"] = _other_table(m, deals)
-    seq = variant_seq(m)
+        table["other"] = _other_table(m, deals, seat)
+    seq = len(order)
     return {
         "game_id": game_id,
         "seq": seq,
         "phase": _phase(m, h, view, plays),
-        "you": PERSON,
+        "you": seat,
         "dealer": s.dealer,
         "turn": None if h.is_over else s.players[h.current],
         "level": level,
@@ -373,8 +457,8 @@ def build_variant_state(*, game_id: str, match: Match, deals: Sequence[DealInfo]
         "legal": legal,
         "knock": knock,
         "gin": gin,
-        "events": _events_since(m, max(0, since)),
-        "result": public_result(m, index),
+        "events": _events_since(m, max(0, since), seat, order),
+        "result": public_result(m, index, seat),
         "score": variant_score(m),
         "table": table,
         "fairness": {

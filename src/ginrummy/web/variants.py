@@ -2,7 +2,8 @@
 
 A :class:`Match` is the engine side of such a table: every deal is a plain two-seat
 :class:`~ginrummy.hand.HandState`, and a :class:`Seating` says which players sit at its engine
-seats 0 and 1. Players are numbered from 0, the person; computers play the others.
+seats 0 and 1. Players are numbered from 0 (the table's seats, docs/tables.md); any of them may
+be a person or a computer: the match itself does not know which.
 
 * ``hollywood``: the two-player table (person 0, computer 1); results go to a
   :class:`~ginrummy.sheets.HollywoodSheet`; the match ends when its three games are closed.
@@ -13,8 +14,8 @@ seats 0 and 1. Players are numbered from 0, the person; computers play the other
   (3P, :class:`~ginrummy.sheets.ThreePlayerSheet`). When the person deals, the two computers
   play that deal.
 * ``partnership``: A0 + C2 against B1 + D3. Each hand is two deals with their own packs, in the
-  order of :func:`~ginrummy.sheets.partnership_pairings`: the person's table first (table 0),
-  then the other table (table 1, computers only). Each new pair cuts for the deal (R-2.1): the
+  order of :func:`~ginrummy.sheets.partnership_pairings`: player 0's table first (table 0),
+  then the other table (table 1). Each new pair cuts for the deal (R-2.1): the
   caller passes the dealer. Both results go to a :class:`~ginrummy.sheets.PartnershipSheet`
   once both deals are over.
 
@@ -37,7 +38,7 @@ from ..variants import PLAYER_COUNT, check_table
 
 __all__ = ["Match", "Seating", "PERSON"]
 
-#: the person's player number.
+#: the player number of the creator's seat (the person playing the computers).
 PERSON = 0
 
 
@@ -47,8 +48,8 @@ class Seating:
 
     :ivar number: the deal's number over the match (1-based).
     :ivar hand: the hand it belongs to (partnership: both tables' deals share the number).
-    :ivar table: 0 = the person's table (the only table but in partnership); 1 = the other.
-    :ivar players: the players at engine seats 0 and 1 (the person, when playing, is seat 0).
+    :ivar table: 0 = player 0's table (the only table but in partnership); 1 = the other.
+    :ivar players: the players at engine seats 0 and 1.
     :ivar dealer: the player who deals (three players: the one who sits out).
     """
 
@@ -61,6 +62,10 @@ class Seating:
     @property
     def person_plays(self) -> bool:
         return PERSON in self.players
+
+    def plays(self, player: int) -> bool:
+        """True when ``player`` sits at this deal."""
+        return player in self.players
 
     def seat_of(self, player: int) -> int | None:
         return self.players.index(player) if player in self.players else None
@@ -110,19 +115,25 @@ class Match:
     def is_over(self) -> bool:
         return bool(self.sheet.is_over)
 
-    def shown_index(self) -> int:
-        """The deal the person's page shows: the last deal of the person's table."""
+    def shown_index(self, player: int = PERSON) -> int:
+        """The deal ``player``'s page shows: the last deal ``player`` plays (partnership), the
+        last deal (otherwise: a three-player dealer watches the deal it sits out)."""
         for i in range(len(self.deals) - 1, -1, -1):
-            if self.seatings[i].table == 0:
+            if self.scoring != "partnership" or self.seatings[i].plays(player):
                 return i
         raise IllegalActionError("nothing dealt yet")
 
-    def other_index(self) -> int | None:
-        """Partnership: the other table's deal of the current hand."""
+    def other_index(self, player: int = PERSON) -> int | None:
+        """Partnership: the deal of the current hand that ``player`` does not play (the other
+        table's), if dealt."""
         if self.scoring != "partnership" or not self.deals:
             return None
-        i = len(self.deals) - 1
-        return i if self.seatings[i].table == 1 else None
+        hand = self.seatings[-1].hand
+        for i in range(len(self.deals) - 1, max(-1, len(self.deals) - 3), -1):
+            s = self.seatings[i]
+            if s.hand == hand and not s.plays(player):
+                return i
+        return None
 
     def hand_over(self) -> bool:
         """Every deal dealt so far is over (the next hand may be dealt)."""
@@ -131,10 +142,15 @@ class Match:
     def can_deal(self) -> bool:
         return not self.is_over and self.hand_over()
 
-    def stream(self) -> list[int]:
-        """The deals whose events the person sees as its own stream: every deal but the other
-        table's (partnership)."""
-        return [i for i, s in enumerate(self.seatings) if s.table == 0]
+    def stream(self, player: int = PERSON) -> list[int]:
+        """The deals whose events ``player`` sees as its own stream: every deal but those of
+        the other table (partnership: the deals ``player`` plays)."""
+        return [i for i, s in enumerate(self.seatings)
+                if self.scoring != "partnership" or s.plays(player)]
+
+    def in_play(self) -> list[int]:
+        """The deals dealt and not over (partnership: up to two at once)."""
+        return [i for i, h in enumerate(self.deals) if not h.is_over]
 
     def points_of(self, player: int) -> int:
         """A player's points toward the target (for the computer's sense of the score): the

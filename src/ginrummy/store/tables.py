@@ -1,0 +1,243 @@
+"""Tables of people and computers (docs/tables.md), in tables of their own beside ``games`` and
+``deals`` (same :data:`~ginrummy.store.db.metadata`, created with them):
+
+* ``tables``: one row per game created with seats (a game without one is a person playing the
+  computer: seat 0 holds ``games.token_hash``, the other seats are computers at ``games.level``).
+  Its status (``waiting`` before the start, then ``playing``; a finished game is ``over`` in
+  ``games.status``), the creator's seat, the SHA-256 of the invite code (never the code), the
+  turn clock, the rematch's game id, and ``version``, counting the changes of the seats and
+  messages (a live stream compares it).
+* ``seats``: one row per seat: its kind (``person`` | ``computer`` | ``open``), the computer's
+  level, the person's display name and token hash (never the token), ``connected_until`` (the
+  presence kept by the open live streams, seconds since the epoch), ``left`` (the person left:
+  a computer plays the seat), ``computer_for_away`` (the creator handed the away seat to a
+  computer) and the person's hand order.
+* ``table_messages``: the preset quick messages sent at a table.
+
+The rows of a new table are written before its ``games`` row, so that a game is never seen
+without them. Every write is its own committed transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    Integer,
+    String,
+    Table,
+    Text,
+    delete,
+    insert,
+    select,
+    update,
+)
+
+from .db import metadata
+
+__all__ = ["TableStore", "TableRow", "SeatRow", "MessageRow", "MESSAGES_KEPT"]
+
+#: the messages kept per table (the oldest go).
+MESSAGES_KEPT = 50
+
+tables = Table(
+    "tables", metadata,
+    Column("game_id", String(64), primary_key=True),
+    Column("status", String(16), nullable=False),  # waiting | playing
+    Column("creator_seat", Integer, nullable=False, default=0),
+    Column("invite_hash", String(64), index=True, unique=True),
+    Column("turn_clock", Integer),
+    Column("rematch_id", String(64)),
+    Column("version", Integer, nullable=False, default=0),
+    Column("created_at", Float, nullable=False),
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("game_id", String(64), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),  # person | computer | open
+    Column("level", String(64)),
+    Column("name", String(64)),
+    Column("token_hash", String(64), index=True),
+    Column("connected_until", Float, nullable=False, default=0.0),
+    Column("left", Boolean, nullable=False, default=False),
+    Column("computer_for_away", Boolean, nullable=False, default=False),
+    Column("hand_order", Text),
+)
+
+table_messages = Table(
+    "table_messages", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(64), index=True, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("message", String(32), nullable=False),
+    Column("seq_at", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+@dataclass
+class SeatRow:
+    """One seat (see the module docstring)."""
+
+    seat: int
+    kind: str
+    level: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    connected_until: float = 0.0
+    left: bool = False
+    computer_for_away: bool = False
+    hand_order: dict[str, Any] | None = None
+
+
+@dataclass
+class TableRow:
+    """One table (see the module docstring) with its seats, in seat order."""
+
+    game_id: str
+    status: str
+    creator_seat: int = 0
+    invite_hash: str | None = None
+    turn_clock: int | None = None
+    rematch_id: str | None = None
+    version: int = 0
+    created_at: float = field(default_factory=time.time)
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class MessageRow:
+    """A quick message: the seat that sent it, its code, the table's ``seq`` then, the time."""
+
+    seat: int
+    message: str
+    seq_at: int
+    at: float
+
+
+def _seat_values(game_id: str, s: SeatRow) -> dict[str, Any]:
+    return {"game_id": game_id, "seat": s.seat, "kind": s.kind, "level": s.level,
+            "name": s.name, "token_hash": s.token_hash, "connected_until": s.connected_until,
+            "left": s.left, "computer_for_away": s.computer_for_away,
+            "hand_order": None if s.hand_order is None else json.dumps(s.hand_order)}
+
+
+def _seat_row(r: Any) -> SeatRow:
+    return SeatRow(seat=r.seat, kind=r.kind, level=r.level, name=r.name,
+                   token_hash=r.token_hash, connected_until=float(r.connected_until or 0.0),
+                   left=bool(r.left), computer_for_away=bool(r.computer_for_away),
+                   hand_order=None if r.hand_order is None else json.loads(r.hand_order))
+
+
+class TableStore:
+    """The three tables above in the database of ``engine`` (the :class:`Store`'s)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        metadata.create_all(engine, tables=[tables, seats, table_messages])
+
+    # ---------------------------------------------------------------------------------- read
+    def get(self, game_id: str) -> TableRow | None:
+        """The table with its seats, or None (a game against the computer, or none)."""
+        with self.engine.connect() as conn:
+            r = conn.execute(select(tables).where(tables.c.game_id == game_id)).first()
+            if r is None:
+                return None
+            rows = conn.execute(select(seats).where(seats.c.game_id == game_id)
+                                .order_by(seats.c.seat)).all()
+        return TableRow(game_id=r.game_id, status=r.status, creator_seat=r.creator_seat,
+                        invite_hash=r.invite_hash, turn_clock=r.turn_clock,
+                        rematch_id=r.rematch_id, version=r.version, created_at=r.created_at,
+                        seats=[_seat_row(x) for x in rows])
+
+    def by_invite(self, invite_hash: str) -> str | None:
+        """The game id of the invite code's hash, or None."""
+        with self.engine.connect() as conn:
+            r = conn.execute(select(tables.c.game_id)
+                             .where(tables.c.invite_hash == invite_hash)).first()
+        return None if r is None else str(r[0])
+
+    def messages(self, game_id: str) -> list[MessageRow]:
+        """The table's last :data:`MESSAGES_KEPT` messages, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(table_messages)
+                                .where(table_messages.c.game_id == game_id)
+                                .order_by(table_messages.c.id.desc())
+                                .limit(MESSAGES_KEPT)).all()
+        return [MessageRow(r.seat, r.message, r.seq_at, r.at) for r in reversed(rows)]
+
+    # --------------------------------------------------------------------------------- write
+    def insert(self, row: TableRow) -> None:
+        """A new table with its seats (before its ``games`` row)."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(tables).values(
+                game_id=row.game_id, status=row.status, creator_seat=row.creator_seat,
+                invite_hash=row.invite_hash, turn_clock=row.turn_clock,
+                rematch_id=row.rematch_id, version=row.version, created_at=row.created_at))
+            for s in row.seats:
+                conn.execute(insert(seats).values(**_seat_values(row.game_id, s)))
+
+    def change_seat(self, game_id: str, version: int, seat: int, expect: dict[str, Any],
+                    values: dict[str, Any], table: dict[str, Any] | None = None) -> bool:
+        """Change seat ``seat``'s columns to ``values`` (and the table's to ``table``) if the
+        table is still at ``version`` and the seat's columns still equal ``expect``; the
+        table's version goes up by one. False (nothing written) when someone else changed it
+        first."""
+        vals = dict(values)
+        if "hand_order" in vals and vals["hand_order"] is not None:
+            vals["hand_order"] = json.dumps(vals["hand_order"])
+        with self.engine.begin() as conn:
+            res = conn.execute(update(tables)
+                               .where(tables.c.game_id == game_id, tables.c.version == version)
+                               .values(version=version + 1, **(table or {})))
+            if res.rowcount != 1:
+                return False
+            cond = [seats.c.game_id == game_id, seats.c.seat == seat]
+            cond.extend(seats.c[k] == v if v is not None else seats.c[k].is_(None)
+                        for k, v in expect.items())
+            if conn.execute(update(seats).where(*cond).values(**vals)).rowcount != 1:
+                conn.rollback()
+                return False
+        return True
+
+    def set_table(self, game_id: str, version: int, values: dict[str, Any]) -> bool:
+        """Change the table's columns if it is still at ``version`` (then version + 1)."""
+        with self.engine.begin() as conn:
+            res = conn.execute(update(tables)
+                               .where(tables.c.game_id == game_id, tables.c.version == version)
+                               .values(version=version + 1, **values))
+            return res.rowcount == 1
+
+    def set_presence(self, game_id: str, seat: int, until: float) -> None:
+        """A seat's ``connected_until`` (no version change: presence is not a table change)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
+                         .values(connected_until=until))
+
+    def set_hand_order(self, game_id: str, seat: int, order: dict[str, Any]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
+                         .values(hand_order=json.dumps(order)))
+
+    def add_message(self, game_id: str, msg: MessageRow) -> None:
+        """Keep a message (and only the last :data:`MESSAGES_KEPT`); the version goes up."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(table_messages).values(
+                game_id=game_id, seat=msg.seat, message=msg.message, seq_at=msg.seq_at,
+                at=msg.at))
+            conn.execute(update(tables).where(tables.c.game_id == game_id)
+                         .values(version=tables.c.version + 1))
+            old = (select(table_messages.c.id).where(table_messages.c.game_id == game_id)
+                   .order_by(table_messages.c.id.desc()).offset(MESSAGES_KEPT))
+            ids = [r[0] for r in conn.execute(old).all()]
+            if ids:
+                conn.execute(delete(table_messages).where(table_messages.c.id.in_(ids)))

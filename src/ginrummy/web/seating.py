@@ -1,0 +1,333 @@
+"""The people at a table (docs/tables.md): invites and joining, the seats before the start and
+the away seats after it, the start, leaving, the rematch, quick messages, and what a live stream
+sends (:func:`ginrummy.web.tables_api.install_tables` serves them).
+
+Every operation runs under the table service's per-game lock and through its machinery
+(authorization by a seat's token hash, the cache checked against the stored ``seq``, the
+computers' moves, saving): :class:`Seating` is that service's companion for the seats, and the
+store's seat rows (:mod:`ginrummy.store.tables`) are changed only with a version check, so that
+two processes never both take one seat.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+from ..bots import LEVELS
+from ..store import GameRow
+from ..store.tables import MessageRow, SeatRow, TableRow
+from ..variants import PLAYER_COUNT
+from .errors import BadRequest, NotFound, Refused
+from .service import (
+    _CODE_RE,
+    _KINDS,
+    MESSAGES,
+    PRESENCE_LEASE,
+    Loaded,
+    Seated,
+    TableService,
+    _invite_code,
+    checked_name,
+)
+from .service_base import token_hash
+
+__all__ = ["Seating"]
+
+
+class Seating:
+    """The seat operations of ``svc``'s tables. Thread-safe as the service is."""
+
+    def __init__(self, svc: TableService) -> None:
+        self.svc = svc
+
+    def _table_of(self, seated: Seated) -> TableRow:
+        if seated.table is None:
+            raise Refused(409, "not_waiting", "this game has no seats to share: it is played "
+                                              "against the computer")
+        return seated.table
+
+    def _creator_only(self, seated: Seated) -> TableRow:
+        table = self._table_of(seated)
+        if seated.seat != table.creator_seat:
+            raise Refused(403, "not_creator", "only the table's creator may do this")
+        return table
+
+    def _announce(self, game_id: str) -> None:
+        row = self.svc.store.get_game(game_id)
+        self.svc.store.announce(game_id, row.seq if row is not None else 0)
+
+    def invite(self, code: str) -> dict[str, Any]:
+        """What an invite shows before joining: the table's rules and seats (no token, no
+        cards). :raises NotFound: no such invite."""
+        game_id = self.svc.tables.by_invite(token_hash(code)) if _CODE_RE.match(code) else None
+        if game_id is None:
+            raise NotFound
+        row = self.svc.store.get_game(game_id)
+        table = self.svc.tables.get(game_id)
+        if row is None or table is None:
+            raise NotFound
+        scoring, _ = self.svc._kind(game_id)
+        status = "waiting" if row.seq == 0 else ("over" if row.status == "over" else "playing")
+        seats = [{"seat": s.seat, "kind": s.kind,
+                  "name": s.name if s.kind == "person" else None,
+                  "level": s.level if s.kind == "computer" else None} for s in table.seats]
+        return {"game_id": game_id, "scoring": scoring, "preset": row.preset,
+                "rules": {"preset": row.preset, **row.rules}, "status": status,
+                "seats": seats,
+                "full": status != "waiting" or not any(s.kind == "open" for s in table.seats)}
+
+    def join(self, code: str, name: Any, seat: int | None) -> dict[str, Any]:
+        """Take a free seat of the invite's table: ``{"game_id", "token", "seat", "state"}``.
+        Without ``seat`` the first open one; a computer's seat may be taken by naming it.
+
+        :raises NotFound: no such invite.
+        :raises BadRequest: ``name`` (a bad display name), ``seat`` (no such seat).
+        :raises Refused: ``table_full``, ``seat_taken``, ``started``.
+        """
+        clean = checked_name(name)
+        game_id = self.svc.tables.by_invite(token_hash(code)) if _CODE_RE.match(code) else None
+        if game_id is None:
+            raise NotFound
+        with self.svc._lock(game_id):
+            for _attempt in range(5):
+                row = self.svc.store.get_game(game_id)
+                table = self.svc.tables.get(game_id)
+                if row is None or table is None:
+                    raise NotFound
+                if row.seq != 0 or table.status != "waiting":
+                    raise Refused(409, "started", "the table has started: no seat is free")
+                if seat is not None:
+                    target = self.svc._seat_row(table, seat)
+                    if target is None:
+                        raise BadRequest("seat", f"no seat {seat} at this table")
+                    if target.kind == "person":
+                        raise Refused(409, "seat_taken", f"seat {seat} is taken")
+                else:
+                    target = next((s for s in table.seats if s.kind == "open"), None)
+                    if target is None:
+                        raise Refused(409, "table_full", "the table is full")
+                token = secrets.token_urlsafe(32)
+                ok = self.svc.tables.change_seat(
+                    game_id, table.version, target.seat,
+                    {"kind": target.kind, "token_hash": None},
+                    {"kind": "person", "name": clean, "token_hash": token_hash(token),
+                     "level": None, "left": False, "computer_for_away": False,
+                     "connected_until": time.time()})
+                if ok:
+                    self.svc.store.announce(game_id, 0)
+                    seated = self.svc._authorize(game_id, token)
+                    return {"game_id": game_id, "token": token, "seat": target.seat,
+                            "state": self.svc._state(self.svc._load(seated.row), seated, 0)}
+            raise Refused(409, "seat_taken", "the seats changed meanwhile: try again")
+
+    def set_seat(self, game_id: str, token: str | None, seat: int, kind: str,
+                 level: str | None) -> dict[str, Any]:
+        """``PUT /api/games/{id}/seats/{seat}`` (docs/tables.md): before the start the creator
+        sets a seat no person holds to ``computer`` (at ``level``) or ``open``; after it the
+        creator hands an away person's seat to a computer (``computer``), and that person takes
+        it back (``person``, by its own token). Returns the asker's state.
+
+        :raises Refused: ``not_creator``, ``seat_taken``, ``not_waiting``, ``started``.
+        """
+        if kind not in _KINDS:
+            raise BadRequest("seats", "kind is person, computer or open")
+        if kind == "computer":
+            level = level or None
+            if level is not None and level not in LEVELS:
+                raise BadRequest("level", f"unknown level {level!r}; levels: "
+                                          f"{', '.join(LEVELS)}")
+        with self.svc._lock(game_id):
+            seated = self.svc._authorize(game_id, token)
+            table = self._table_of(seated)
+            target = self.svc._seat_row(table, seat)
+            if target is None:
+                raise BadRequest("seat", f"no seat {seat} at this table")
+            loaded = self.svc._load(seated.row)
+            waiting = loaded.engine is None and table.status == "waiting"
+            if loaded.engine is None and not waiting:
+                raise Refused(409, "started", "the table is starting")
+            expect: dict[str, Any]
+            values: dict[str, Any]
+            if kind == "person":  # a person takes back its own seat
+                if seated.seat != seat or not target.computer_for_away:
+                    raise Refused(409, "seat_taken", "only the seat's own person takes back a "
+                                                     "seat handed to a computer")
+                expect, values = {"computer_for_away": True}, {"computer_for_away": False}
+            elif waiting:
+                self._creator_only(seated)
+                if target.kind == "person":
+                    raise Refused(409, "seat_taken", f"a person sits at seat {seat}")
+                expect = {"kind": target.kind}
+                values = {"kind": kind, "level": (level or seated.row.level)
+                          if kind == "computer" else None, "name": None, "token_hash": None}
+            else:
+                self._creator_only(seated)
+                if kind != "computer":
+                    raise Refused(409, "started", "the table has started: a seat can only be "
+                                                  "handed to a computer while its person is "
+                                                  "away")
+                away = {s["seat"]: s["away"] for s in self.svc.seats_json(table, seated.seat)}
+                if target.kind != "person" or target.left or not away.get(seat):
+                    raise Refused(409, "not_waiting", f"seat {seat} is not an away person's")
+                expect, values = {"computer_for_away": False}, {"computer_for_away": True}
+            if not self.svc.tables.change_seat(game_id, table.version, seat, expect, values):
+                raise Refused(409, "seat_taken", "the seats changed meanwhile: try again")
+            seated = self.svc._authorize(game_id, token)
+            loaded = self.svc._catch_up(self.svc._load(seated.row), seated)
+            self._announce(game_id)
+            return self.svc._state(loaded, seated, None)
+
+    def start(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The creator starts the table: the first hand is dealt and the computers move.
+
+        :raises Refused: ``not_creator``, ``seats_open``, ``not_waiting``.
+        """
+        with self.svc._lock(game_id):
+            seated = self.svc._authorize(game_id, token)
+            table = self._creator_only(seated)
+            loaded = self.svc._load(seated.row)
+            if loaded.engine is not None:
+                raise Refused(409, "not_waiting", "the table has started already")
+            if any(s.kind == "open" for s in table.seats):
+                raise Refused(409, "seats_open", "a seat is still open: wait for a person or "
+                                                 "give it to a computer")
+            if table.status == "waiting" and not self.svc.tables.set_table(
+                    game_id, table.version, {"status": "playing"}):
+                raise Refused(409, "seat_taken", "the seats changed meanwhile: try again")
+            seated = self.svc._authorize(game_id, token)
+            self.svc._begin(loaded, seated)
+            self.svc._persist(loaded, seated, 0, None, None)
+            return self.svc._state(loaded, seated, 0)
+
+    def leave(self, game_id: str, token: str | None) -> None:
+        """The person leaves: before the start the seat opens again; after it a computer (the
+        table's level) plays it. The token stops working.
+
+        :raises Refused: ``not_waiting`` (a game against the computer), ``creator`` (the
+            creator cannot leave a table before its start).
+        """
+        with self.svc._lock(game_id):
+            seated = self.svc._authorize(game_id, token)
+            table = self._table_of(seated)
+            loaded = self.svc._load(seated.row)
+            if loaded.engine is None:
+                if seated.seat == table.creator_seat:
+                    raise Refused(409, "creator", "the creator cannot leave a table before its "
+                                                  "start")
+                values: dict[str, Any] = {"kind": "open", "name": None, "token_hash": None}
+            else:
+                values = {"left": True}
+            if not self.svc.tables.change_seat(game_id, table.version, seated.seat,
+                                           {"left": False}, values):
+                raise Refused(409, "seat_taken", "the seats changed meanwhile: try again")
+            if loaded.engine is not None:
+                self.svc._catch_up(loaded, Seated(seated.row, self.svc.tables.get(game_id),
+                                              seated.seat))
+            self._announce(game_id)
+
+    def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """At game-over the creator starts a new table with the same seats, people (same token
+        hashes) and rules; the old table points to it (``table.rematch``). Returns ``{"game_id",
+        "state"}`` (the creator's state of the new table).
+
+        :raises Refused: ``not_creator``, ``not_waiting`` (the game is not over).
+        """
+        with self.svc._lock(game_id):
+            seated = self.svc._authorize(game_id, token)
+            table = self._creator_only(seated)
+            row = seated.row
+            if table.rematch_id:
+                new_id = table.rematch_id
+            else:
+                if row.status != "over":
+                    raise Refused(409, "not_waiting", "a rematch starts once the game is over")
+                new_id = self._new_rematch(row, table)
+                if not self.svc.tables.set_table(game_id, table.version, {"rematch_id": new_id}):
+                    raise Refused(409, "seat_taken", "the table changed meanwhile: try again")
+                self._announce(game_id)
+        with self.svc._lock(new_id):
+            new_row = self.svc.store.get_game(new_id)
+            new_table = self.svc.tables.get(new_id)
+            assert new_row is not None and new_table is not None
+            seated = Seated(new_row, new_table, new_table.creator_seat)
+            loaded = self.svc._catch_up(self.svc._load(new_row), seated)
+            return {"game_id": new_id, "state": self.svc._state(loaded, seated, 0)}
+
+    def _new_rematch(self, row: GameRow, table: TableRow) -> str:
+        scoring, _ = self.svc._kind(row.id)
+        n = PLAYER_COUNT[scoring]
+        first = secrets.randbelow(3) if scoring == "three_player" else secrets.randbelow(2)
+        new = GameRow(id=secrets.token_urlsafe(16), token_hash=row.token_hash,
+                      player_id=row.player_id, level=row.level, preset=row.preset,
+                      rules=dict(row.rules), first_dealer=first % n,
+                      secret=secrets.token_hex(32), seq=0)
+        seats = []
+        for s in table.seats:
+            if s.kind == "person" and not s.left:
+                seats.append(SeatRow(seat=s.seat, kind="person", name=s.name,
+                                     token_hash=s.token_hash,
+                                     connected_until=s.connected_until))
+            else:
+                seats.append(SeatRow(seat=s.seat, kind="computer",
+                                     level=s.level if s.kind == "computer" else row.level))
+        new_table = TableRow(game_id=new.id, status="playing", creator_seat=table.creator_seat,
+                             invite_hash=token_hash(_invite_code(new.secret)),
+                             turn_clock=table.turn_clock, seats=seats)
+        if scoring != "standard":
+            self.svc.vstore.set_scoring(new.id, scoring)
+        self.svc.tables.insert(new_table)
+        with self.svc._cache_lock:
+            self.svc._kinds[new.id] = (scoring, True)
+        loaded = Loaded(new, scoring, [], [], None)
+        seated = Seated(new, new_table, table.creator_seat)
+        self.svc._begin(loaded, seated)  # nobody knows the new id yet: no lock needed
+        self.svc._insert(loaded)
+        return new.id
+
+    def message(self, game_id: str, token: str | None, message: str) -> dict[str, Any]:
+        """A preset quick message from the seat (docs/tables.md). Returns its state.
+
+        :raises BadRequest: ``message`` (not a preset code).
+        """
+        if message not in MESSAGES:
+            raise BadRequest("message", f"a quick message is one of {', '.join(MESSAGES)}")
+        with self.svc._lock(game_id):
+            seated = self.svc._authorize(game_id, token)
+            self._table_of(seated)
+            loaded = self.svc._load(seated.row)
+            self.svc.tables.add_message(game_id, MessageRow(seated.seat, message, loaded.seq,
+                                                        time.time()))
+            self.svc.store.announce(game_id, loaded.seq)
+            seated = self.svc._authorize(game_id, token)
+            return self.svc._state(loaded, seated, loaded.seq)
+
+    # ------------------------------------------------------------------------------ live
+    def live_view(self, game_id: str, token: str | None, since: int | None
+                  ) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
+        """What a live stream sends: ``(state, presence seats, table version)`` for the
+        token's seat (the turn clock and away seats are caught up first).
+
+        :raises NotFound: unknown game or no seat's token (left, or never).
+        """
+        with self.svc._lock(game_id):
+            seated = self.svc._authorize(game_id, token)
+            loaded = self.svc._catch_up(self.svc._load(seated.row), seated)
+            state = self.svc._state(loaded, seated, since)
+            table = seated.table
+            presence = state.get("seats", [])
+            return state, presence, table.version if table is not None else 0
+
+    def presence(self, game_id: str, token: str | None, connected: bool,
+                 announce: bool = True) -> None:
+        """Keep (or end) the token's seat's live presence: ``connected_until`` in the store,
+        so that every process sees it; the change is announced (``announce``: a refresh that
+        changes nothing others see is not)."""
+        seated = self.svc._authorize(game_id, token)
+        if seated.table is None:
+            return
+        until = time.time() + (PRESENCE_LEASE if connected else 0.0)
+        self.svc.tables.set_presence(game_id, seated.seat, until)
+        if announce:
+            self.svc.store.announce(game_id, seated.row.seq)

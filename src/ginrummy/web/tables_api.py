@@ -1,0 +1,203 @@
+"""The routes of tables of people (docs/tables.md): invites and joining, seats, start, leave,
+rematch, quick messages, and the live stream (Server-Sent Events) of a seat.
+
+``install_tables(app, seating, hub, ...)`` adds them to the web game's app; the operations are
+:class:`ginrummy.web.seating.Seating`'s (the table service's companion for the seats).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import anyio
+import anyio.to_thread
+from fastapi import FastAPI, Header, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+
+from .errors import NotFound
+from .live import LiveHub
+from .ratelimit import RateLimiter
+from .schemas import ErrorOut, JoinIn, MalformedOut, MessageIn, SeatPut
+from .seating import Seating
+
+__all__ = ["install_tables", "PING_EVERY", "PRESENCE_EVERY", "CHECK_EVERY"]
+
+#: seconds between two ``: ping`` comments of a quiet stream.
+PING_EVERY = 15.0
+#: seconds between two refreshes of a stream's presence in the store.
+PRESENCE_EVERY = 10.0
+#: seconds between two looks at the table without a notification (away seats, turn clock).
+CHECK_EVERY = 5.0
+
+
+def _doc(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    what = {403: (ErrorOut, "only the table's creator may do this (not_creator)"),
+            404: (ErrorOut, "no such game or invite, or not this token's"),
+            409: (ErrorOut, "table_full, seat_taken, started, seats_open, not_waiting, creator"),
+            413: (ErrorOut, "body too large"),
+            422: (ErrorOut | MalformedOut, "a bad name, seat, level or message, or a "
+                                           "malformed body"),
+            429: (ErrorOut, "rate limited (header Retry-After)")}
+    return {s: {"model": what[s][0], "description": what[s][1]} for s in statuses}
+
+
+def _sse(event: str | None, data: Any, ident: int | None = None) -> bytes:
+    lines = []
+    if event:
+        lines.append(f"event: {event}")
+    if ident is not None:
+        lines.append(f"id: {ident}")
+    lines.append("data: " + json.dumps(data, separators=(",", ":")))
+    return ("\n".join(lines) + "\n\n").encode()
+
+
+def _presence(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    keys = ("seat", "kind", "name", "connected", "away", "left", "computer_for_away")
+    return [{k: s.get(k) for k in keys} for s in seats]
+
+
+def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
+                   bearer: Callable[[str | None], str | None],
+                   limited: Callable[[Request, str], Response | None],
+                   page: Callable[[Request, str | None, str, str], Response]) -> None:
+    """Add the table routes. ``limited(request, message)``: the 429 answer when the client
+    made too many tables or joins (the limits of new games), else None; ``page``: serves a page
+    of the front end."""
+    seating.svc.store.add_listener(hub.notify)
+    message_limits = RateLimiter(12, 60.0)
+
+    @app.get("/join/{code}", response_class=HTMLResponse)
+    def join_page(request: Request, code: str, lang: str | None = Query(default=None)
+                  ) -> Response:
+        """The invite link: the game page, which reads the code from its address."""
+        return page(request, lang, "index.html", "The game page is not installed.")
+
+    @app.get("/api/invites/{code}", response_model=dict[str, Any], responses=_doc(404, 422, 429))
+    def get_invite(code: str) -> Response:
+        """The invited table: rules and seats, no token and no cards (docs/tables.md)."""
+        return JSONResponse(seating.invite(code))
+
+    @app.post("/api/invites/{code}/join", status_code=201, response_model=dict[str, Any],
+              responses=_doc(404, 409, 413, 422, 429))
+    def join(code: str, body: JoinIn, request: Request) -> Response:
+        """Take a free seat with a display name: the seat's own token."""
+        refused = limited(request, "too many joins: wait a moment")
+        if refused is not None:
+            return refused
+        return JSONResponse(seating.join(code, body.name, body.seat), status_code=201)
+
+    @app.put("/api/games/{game_id}/seats/{seat}", response_model=dict[str, Any],
+             responses=_doc(403, 404, 409, 413, 422, 429))
+    def put_seat(game_id: str, seat: int, body: SeatPut,
+                 authorization: str | None = Header(default=None)) -> Response:
+        """Set a seat (creator; before the start, or an away person's seat after it), or take
+        one's own seat back from a computer."""
+        return JSONResponse(seating.set_seat(game_id, bearer(authorization), seat, body.kind,
+                                             body.level))
+
+    @app.post("/api/games/{game_id}/start", response_model=dict[str, Any],
+              responses=_doc(403, 404, 409, 422, 429))
+    def start(game_id: str, authorization: str | None = Header(default=None)) -> Response:
+        """The creator starts the table once no seat is open."""
+        return JSONResponse(seating.start(game_id, bearer(authorization)))
+
+    @app.post("/api/games/{game_id}/leave", responses=_doc(404, 409, 422, 429))
+    def leave(game_id: str, authorization: str | None = Header(default=None)
+              ) -> dict[str, Any]:
+        """The person leaves the table; the token stops working."""
+        seating.leave(game_id, bearer(authorization))
+        return {"ok": True}
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201, response_model=dict[str, Any],
+              responses=_doc(403, 404, 409, 422, 429))
+    def rematch(game_id: str, authorization: str | None = Header(default=None)) -> Response:
+        """The creator starts a new table with the same seats at game-over."""
+        return JSONResponse(seating.rematch(game_id, bearer(authorization)), status_code=201)
+
+    @app.post("/api/games/{game_id}/messages", response_model=dict[str, Any],
+              responses=_doc(404, 409, 413, 422, 429))
+    def post_message(game_id: str, body: MessageIn,
+                     authorization: str | None = Header(default=None)) -> Response:
+        """A preset quick message to the table."""
+        token = bearer(authorization)
+        wait = message_limits.hit(f"{game_id}:{token}")
+        if wait:
+            from .schemas import error_response
+
+            resp = error_response(429, "rate_limited", "too many messages: wait a moment")
+            resp.headers["Retry-After"] = str(max(1, int(wait + 0.999)))
+            return resp
+        return JSONResponse(seating.message(game_id, token, body.message))
+
+    @app.get("/api/games/{game_id}/live", responses={
+        200: {"content": {"text/event-stream": {}},
+              "description": "the seat's live stream (docs/tables.md, Live)"},
+        **_doc(404, 422, 429)})
+    async def live(game_id: str, request: Request, since: int | None = Query(default=None),
+                   authorization: str | None = Header(default=None)) -> Response:
+        """Server-Sent Events: ``state`` (id = seq) after each change, ``presence``, and a
+        ``: ping`` comment every 15 s. The token goes in the Authorization header."""
+        token = bearer(authorization)
+        first = await anyio.to_thread.run_sync(seating.live_view, game_id, token, since)
+        return StreamingResponse(_stream(request, game_id, token, since, first),
+                                 media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store",
+                                          "X-Accel-Buffering": "no"})
+
+    async def _stream(request: Request, game_id: str, token: str | None, since: int | None,
+                      first: tuple[dict[str, Any], list[dict[str, Any]], int]
+                      ) -> AsyncIterator[bytes]:
+        sub = hub.subscribe(game_id)
+        sent: tuple[int, int] | None = None
+        sent_presence: list[dict[str, Any]] | None = None
+        last = since
+        view: tuple[dict[str, Any], list[dict[str, Any]], int] | None = first
+        try:
+            await anyio.to_thread.run_sync(seating.presence, game_id, token, True)
+            now = time.monotonic()
+            next_ping = now + PING_EVERY
+            next_refresh = now + PRESENCE_EVERY
+            while True:
+                if view is None:
+                    try:
+                        view = await anyio.to_thread.run_sync(seating.live_view, game_id, token,
+                                                              last)
+                    except NotFound:  # the seat was left: the stream ends
+                        return
+                state, seats, version = view
+                view = None
+                key = (int(state["seq"]), version)
+                presence = _presence(seats)
+                if key != sent:
+                    yield _sse("state", state, key[0])
+                    sent = key
+                    last = key[0]
+                    sent_presence = presence
+                elif presence != sent_presence:
+                    yield _sse("presence", {"seats": seats})
+                    sent_presence = presence
+                now = time.monotonic()
+                wait = max(0.0, min(next_ping, next_refresh, now + CHECK_EVERY) - now)
+                await sub.wait(wait)
+                if await request.is_disconnected():
+                    return
+                now = time.monotonic()
+                if now >= next_ping:
+                    yield b": ping\n\n"
+                    next_ping = now + PING_EVERY
+                if now >= next_refresh:
+                    next_refresh = now + PRESENCE_EVERY
+                    try:
+                        await anyio.to_thread.run_sync(seating.presence, game_id, token, True,
+                                                       False)
+                    except NotFound:
+                        return
+        finally:
+            hub.unsubscribe(sub)
+            # the seat may be gone (left): nothing to keep then
+            with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
+                await anyio.to_thread.run_sync(seating.presence, game_id, token, False)

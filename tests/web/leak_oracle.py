@@ -1,0 +1,70 @@
+"""The leak oracle of tables of people: what one seat may not know now, and a check that a
+state (or live message) sent to that seat names none of it (DESIGN.md principle 6)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_web_leak import card_strings
+
+from ginrummy.cards import CardSet
+from ginrummy.hand import HandState
+from ginrummy.web.engines import MatchEngine, TableEngine
+
+
+def hidden_in_deal(h: HandState, seat: int | None) -> set[str]:
+    """Cards of deal ``h`` (in play) that engine seat ``seat`` (None: a seat not playing it)
+    may not know: the stock and the other hands' cards not taken face up. A finished deal
+    hides nothing (its deck is revealed, docs/fairness.md)."""
+    if h.is_over:
+        return set()
+    hidden = set(CardSet.of(h.stock()).texts())
+    for s in (0, 1):
+        if s != seat:
+            hidden |= set(CardSet(h.hands[s] & ~h.known[s]).texts())
+    return hidden
+
+
+def _deals_of(engine: TableEngine, seat: int) -> tuple[tuple[HandState, int | None],
+                                                        tuple[HandState, int | None] | None]:
+    """``seat``'s shown deal and its engine seat there; the other table's deal (partnership)
+    with None."""
+    if isinstance(engine, MatchEngine):
+        m = engine.match
+        i = m.shown_index(seat)
+        j = m.other_index(seat)
+        own = (m.deals[i], m.seatings[i].seat_of(seat))
+        return own, (None if j is None else (m.deals[j], None))
+    return (engine.deals()[-1], seat), None
+
+
+def check_seat_state(state: dict[str, Any], engine: TableEngine, seat: int,
+                     where: str) -> None:
+    """Assert that ``state``, sent to ``seat`` while ``engine`` is as it is now, names no
+    card hidden from that seat."""
+    assert state.get("you") == seat, where
+    # names are the people's own text, invite codes random: neither is a card
+    state = {k: v for k, v in state.items() if k != "seats"}
+    if isinstance(state.get("table"), dict):
+        state["table"] = {k: v for k, v in state["table"].items() if k != "invite"}
+    if state.get("phase") == "waiting":
+        assert not card_strings(state, 0), where
+        return
+    (own, at), other = _deals_of(engine, seat)
+    body = {k: v for k, v in state.items() if k not in ("fairness", "score", "table",
+                                                        "initial_upcard")}
+    fair = state["fairness"]
+    if not own.is_over:
+        assert fair["revealed"] is None, where
+    body["fairness"] = {k: v for k, v in fair.items() if k not in ("history", "revealed")}
+    hidden = hidden_in_deal(own, at)
+    leaked = {c: p for c, p in card_strings(body, state["hand_number"]).items() if c in hidden}
+    assert not leaked, f"{where}: seat {seat} was sent hidden cards {leaked}"
+    tb = dict(state.get("table") or {})
+    o = tb.pop("other", None)
+    assert not card_strings(tb, -1), where
+    if other is not None and o is not None:
+        o = {k: v for k, v in o.items() if k != "revealed"}
+        hidden = hidden_in_deal(other[0], None)
+        leaked = {c: p for c, p in card_strings(o, -1).items() if c in hidden}
+        assert not leaked, f"{where}: seat {seat} was sent the other table's {leaked}"

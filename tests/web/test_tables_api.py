@@ -1,0 +1,370 @@
+"""Tables of people (docs/tables.md): invites, joining, seats, start, leave, per-seat views,
+tokens, away seats, rematch, quick messages and the turn clock, through the API."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from leak_oracle import check_seat_state
+from table_helpers import Seat, join, new_table, play_until
+from web_helpers import choose
+
+from ginrummy.bots import LEVELS
+
+OPEN = {"kind": "open"}
+ME = {"kind": "person"}
+
+
+def cpu(level: str = LEVELS[0]) -> dict[str, Any]:
+    return {"kind": "computer", "level": level}
+
+
+def two_people(client: TestClient, **body: Any) -> tuple[Seat, Seat]:
+    ann, code = new_table(client, [ME, OPEN], **body)
+    bo = join(client, code, "Bo")
+    return ann, bo
+
+
+def started(ann: Seat) -> dict[str, Any]:
+    r = ann.call("POST", "/start")
+    assert r.status_code == 200, r.text
+    ann.state = r.json()
+    return ann.state
+
+
+# ------------------------------------------------------------------------------- the basics
+def test_a_table_waits_for_its_people_then_two_people_play_a_whole_game(
+        client: TestClient) -> None:
+    """Two people through an invite play a whole two-player game (R-9: to the target); every
+    answer is that person's own view."""
+    ann, code = new_table(client, [ME, OPEN], rules={"target": 60})
+    st = ann.state
+    assert st["phase"] == "waiting" and st["you"] == 0 and st["seq"] == 0
+    assert st["table"]["status"] == "waiting" and st["table"]["creator"] is True
+    assert st["table"]["invite"]["code"] == code and st["table"]["invite"]["url"] == f"/join/{code}"
+    assert [s["kind"] for s in st["seats"]] == ["person", "open"]
+    assert st["seats"][0]["name"] == "Ann" and st["seats"][0]["you"] is True
+    inv = client.get(f"/api/invites/{code}").json()
+    assert inv["status"] == "waiting" and inv["full"] is False and "token" not in inv
+    assert inv["seats"][1] == {"seat": 1, "kind": "open", "name": None, "level": None}
+    # not started: no action, no record
+    assert ann.post("draw stock").status_code == 422
+    bo = join(client, code, "  Bo  ")
+    assert bo.seat == 1 and bo.state["you"] == 1 and bo.state["phase"] == "waiting"
+    assert bo.state["table"]["creator"] is False and bo.state["table"]["invite"] is None
+    assert bo.state["seats"][1]["name"] == "Bo"
+    assert client.get(f"/api/invites/{code}").json()["full"] is True
+    # Bo cannot start: not the creator
+    r = bo.call("POST", "/start")
+    assert r.status_code == 403 and r.json()["detail"]["code"] == "not_creator"
+    st = started(ann)
+    assert st["phase"] in ("offer", "draw", "opponent") and st["table"]["status"] == "playing"
+    b = bo.get()
+    assert b["seq"] == st["seq"] and b["you"] == 1
+    assert len(st["hand"]) == 10 and len(b["hand"]) == 10
+    assert not set(st["hand"]) & set(b["hand"])
+    # exactly one of them is to act (the non-dealer, R-3.1)
+    acting = [s for s in (st, b) if s["phase"] in ("offer", "draw")]
+    assert len(acting) == 1 and acting[0]["you"] != st["dealer"]
+    rng = random.Random(4)
+    play_until([ann, bo], rng, lambda ss: all(s["phase"] == "game-over" for s in ss))
+    a, b = ann.get(), bo.get()
+    assert a["score"]["final"] == b["score"]["final"] and a["table"]["status"] == "over"
+    assert client.get(f"/api/invites/{code}").json()["status"] == "over"
+    # the record checks out (fairness) for both, and the replay of hand 1 works for each seat
+    for p in (ann, bo):
+        assert p.call("GET", "/record").status_code == 200
+        rep = p.call("GET", "/hands/1/replay")
+        assert rep.status_code == 200 and rep.json()["you"] == p.seat
+
+
+def test_opponent_phase_and_a_token_never_acts_for_another_seat(client: TestClient) -> None:
+    ann, bo = two_people(client)
+    started(ann)
+    a, _b = ann.get(), bo.get()
+    mover, waiter = (ann, bo) if a["phase"] in ("offer", "draw") else (bo, ann)
+    assert waiter.state["phase"] == "opponent" and waiter.state["legal"] == []
+    # the waiter sends the mover's move with the right seq: refused, nothing changes
+    move = choose(mover.state, random.Random(1))
+    r = waiter.post(move)
+    assert r.status_code == 422 and r.json()["detail"]["code"] == "illegal"
+    assert mover.get()["seq"] == a["seq"]
+    hint = client.get(f"/api/games/{ann.id}/hint", headers=waiter.headers).json()
+    assert hint["hint"] is None and hint["reason"] == "not_your_turn"
+    # a made-up token, or none, reaches nothing
+    for headers in ({"Authorization": "Bearer " + "x" * 43}, {}):
+        assert client.get(f"/api/games/{ann.id}", headers=headers).status_code == 404
+    mover.act(move)
+    assert waiter.get()["seq"] == mover.state["seq"]
+
+
+# ------------------------------------------------------------------------------ refusals
+def test_full_table_seat_taken_and_started(client: TestClient) -> None:
+    ann, code = new_table(client, [ME, OPEN, OPEN], scoring="three_player")
+    bo = join(client, code, "Bo", seat=2)
+    assert bo.seat == 2
+    r = client.post(f"/api/invites/{code}/join", json={"name": "Cy", "seat": 2})
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "seat_taken"
+    r = client.post(f"/api/invites/{code}/join", json={"name": "Cy", "seat": 0})
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "seat_taken"
+    r = client.post(f"/api/invites/{code}/join", json={"name": "Cy", "seat": 7})
+    assert r.status_code == 422
+    r = ann.call("POST", "/start")
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "seats_open"
+    cy = join(client, code, "Cy")
+    assert cy.seat == 1
+    r = client.post(f"/api/invites/{code}/join", json={"name": "Di"})
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "table_full"
+    started(ann)
+    r = client.post(f"/api/invites/{code}/join", json={"name": "Di"})
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "started"
+    r = ann.call("POST", "/start")
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "not_waiting"
+    assert client.get("/api/invites/" + "A" * 22).status_code == 404
+
+
+@pytest.mark.parametrize("name", ["", "   ", "Bo\x00", "\u202eoB", "x" * 25, "a\u2028b",
+                                  "tab\there"])
+def test_bad_display_names_are_refused(client: TestClient, name: str) -> None:
+    ann, code = new_table(client, [ME, OPEN])
+    before = client.get(f"/api/invites/{code}").json()
+    r = client.post(f"/api/invites/{code}/join", json={"name": name})
+    assert r.status_code == 422 and r.json()["detail"]["code"] == "name", r.text
+    assert client.get(f"/api/invites/{code}").json() == before
+    r = client.post("/api/games", json={"seats": [ME, OPEN], "name": name})
+    assert r.status_code == 422 and r.json()["detail"]["code"] == "name"
+
+
+def test_names_are_kept_as_text(client: TestClient) -> None:
+    ann, code = new_table(client, [ME, OPEN], name="<b>Ann</b>")
+    bo = join(client, code, "Zoë & <i>co</i> 🂡" + "x" * 7)
+    names = [s["name"] for s in bo.state["seats"]]
+    assert names == ["<b>Ann</b>", "Zoë & <i>co</i> 🂡" + "x" * 7]
+
+
+def test_seats_before_the_start_are_the_creators(client: TestClient) -> None:
+    ann, code = new_table(client, [ME, OPEN, cpu()], scoring="three_player")
+    r = ann.call("PUT", "/seats/1", {"kind": "computer", "level": LEVELS[-1]})
+    assert r.status_code == 200, r.text
+    assert r.json()["seats"][1]["kind"] == "computer"
+    assert r.json()["seats"][1]["level"] == LEVELS[-1]
+    r = ann.call("PUT", "/seats/2", {"kind": "open"})
+    assert r.status_code == 200 and r.json()["seats"][2]["kind"] == "open"
+    r = ann.call("PUT", "/seats/0", {"kind": "open"})
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "seat_taken"
+    r = ann.call("PUT", "/seats/1", {"kind": "computer", "level": "nope"})
+    assert r.status_code == 422
+    # a person can take a computer's seat before the start
+    bo = join(client, code, "Bo", seat=1)
+    assert bo.seat == 1
+    r = bo.call("PUT", "/seats/2", {"kind": "computer"})
+    assert r.status_code == 403 and r.json()["detail"]["code"] == "not_creator"
+    r = ann.call("PUT", "/seats/1", {"kind": "open"})
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "seat_taken"
+
+
+def test_a_computer_game_has_no_table_operations(client: TestClient) -> None:
+    r = client.post("/api/games", json={})
+    data = r.json()
+    assert set(data) == {"game_id", "token", "state"}
+    assert "seats" not in data["state"] and "messages" not in data["state"]
+    h = {"Authorization": f"Bearer {data['token']}"}
+    for method, path, body in (("POST", "/start", None), ("POST", "/leave", None),
+                               ("PUT", "/seats/1", {"kind": "open"}),
+                               ("POST", "/messages", {"message": "hello"})):
+        r = client.request(method, f"/api/games/{data['game_id']}{path}", json=body, headers=h)
+        assert r.status_code == 409 and r.json()["detail"]["code"] == "not_waiting", r.text
+
+
+# ------------------------------------------------------------------------- leave and away
+def test_leave_before_the_start_opens_the_seat_after_it_a_computer_plays(
+        client: TestClient) -> None:
+    ann, code = new_table(client, [ME, OPEN])
+    bo = join(client, code, "Bo")
+    assert bo.call("POST", "/leave").json() == {"ok": True}
+    assert bo.call("GET", "").status_code == 404  # the token stops working
+    st = ann.get()
+    assert st["seats"][1]["kind"] == "open" and st["seats"][1]["name"] is None
+    r = ann.call("POST", "/leave")
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "creator"
+    bo = join(client, code, "Bo")
+    started(ann)
+    assert bo.call("POST", "/leave").status_code == 200
+    assert bo.call("GET", "").status_code == 404
+    st = ann.get()
+    assert st["seats"][1]["left"] is True
+    # a computer plays Bo's seat now: Ann alone finishes the hand
+    play_until([ann], random.Random(2),
+               lambda ss: ss[0]["phase"] in ("hand-over", "game-over"), limit=200)
+
+
+def test_away_seat_handed_to_a_computer_and_taken_back(client: TestClient) -> None:
+    ann, bo = two_people(client)
+    started(ann)
+    svc = client.app.state.service  # type: ignore[attr-defined]
+    # Bo has not connected for more than 20 s (a live stream keeps connected_until fresh)
+    svc.tables.set_presence(bo.id, 1, time.time() - 30)
+    svc.tables.set_presence(ann.id, 0, time.time() + 25)
+    st = ann.get()
+    assert st["seats"][1]["away"] is True and st["seats"][0]["connected"] is True
+    r = bo.call("PUT", "/seats/1", {"kind": "computer"})
+    assert r.status_code == 403  # only the creator hands a seat over
+    r = ann.call("PUT", "/seats/0", {"kind": "computer"})
+    assert r.status_code == 409  # Ann is not away
+    r = ann.call("PUT", "/seats/1", {"kind": "computer"})
+    assert r.status_code == 200 and r.json()["seats"][1]["computer_for_away"] is True
+    # the computer plays for Bo: Ann is never kept waiting by seat 1
+    for _ in range(6):
+        a = ann.get()
+        if a["phase"] in ("hand-over", "game-over"):
+            break
+        assert a["phase"] in ("offer", "draw", "discard"), a["phase"]
+        ann.act(choose(a, random.Random(3)))
+    b = bo.get()  # Bo's token still works: he sees his seat played
+    assert b["you"] == 1 and b["seats"][1]["computer_for_away"] is True
+    r = bo.call("PUT", "/seats/1", {"kind": "person"})
+    assert r.status_code == 200 and r.json()["seats"][1]["computer_for_away"] is False
+    r = ann.call("PUT", "/seats/1", {"kind": "person"})
+    assert r.status_code == 409  # only Bo takes his own seat back
+
+
+# ------------------------------------------------------------------- messages and rematch
+def test_quick_messages_are_preset_codes(client: TestClient) -> None:
+    ann, bo = two_people(client)
+    r = bo.call("POST", "/messages", {"message": "good_luck"})
+    assert r.status_code == 200, r.text
+    msgs = ann.get()["messages"]
+    assert [(m["seat"], m["message"]) for m in msgs] == [(1, "good_luck")]
+    for bad in ("<script>", "hi there", ""):
+        r = ann.call("POST", "/messages", {"message": bad})
+        assert r.status_code == 422
+    assert len(ann.get()["messages"]) == 1
+    codes = [bo.call("POST", "/messages", {"message": "hello"}).status_code
+             for _ in range(15)]
+    assert 429 in codes  # rate-limited
+
+
+def test_rematch_keeps_seats_and_tokens(client: TestClient) -> None:
+    ann, bo = two_people(client, rules={"target": 30})
+    started(ann)
+    r = ann.call("POST", "/rematch")
+    assert r.status_code == 409  # not over yet
+    play_until([ann, bo], random.Random(5), lambda ss: ss[0]["phase"] == "game-over")
+    r = bo.call("POST", "/rematch")
+    assert r.status_code == 403
+    r = ann.call("POST", "/rematch")
+    assert r.status_code == 201, r.text
+    new_id = r.json()["game_id"]
+    assert new_id != ann.id and r.json()["state"]["table"]["status"] == "playing"
+    assert ann.get()["table"]["rematch"] == {"game_id": new_id}
+    assert bo.get()["table"]["rematch"] == {"game_id": new_id}
+    # the same tokens hold the same seats at the new table
+    nb = client.get(f"/api/games/{new_id}", headers=bo.headers)
+    assert nb.status_code == 200 and nb.json()["you"] == 1
+    assert [s["name"] for s in nb.json()["seats"]] == ["Ann", "Bo"]
+    again = ann.call("POST", "/rematch")
+    assert again.status_code == 201 and again.json()["game_id"] == new_id
+
+
+def test_turn_clock_plays_the_late_persons_turn(client: TestClient) -> None:
+    r = client.post("/api/games", json={"seats": [ME, OPEN], "turn_clock": 5})
+    assert r.status_code == 422 and r.json()["detail"]["code"] == "turn_clock"
+    ann, bo = two_people(client, turn_clock=15)
+    st = started(ann)
+    assert st["table"]["turn_clock"] == 15 and st["table"]["turn_deadline"] is not None
+    a, _b = ann.get(), bo.get()
+    late = ann if a["phase"] in ("offer", "draw") else bo
+    other = bo if late is ann else ann
+    seq = late.state["seq"]
+    svc = client.app.state.service  # type: ignore[attr-defined]
+    # fifteen seconds pass without a move: any request plays the late seat's turn
+    with svc.store.engine.begin() as conn:
+        from sqlalchemy import text
+
+        conn.execute(text("UPDATE games SET updated_at = updated_at - 16 WHERE id = :i"),
+                     {"i": ann.id})
+    svc._cache_drop(ann.id)
+    o = other.get()
+    assert o["seq"] > seq
+    assert o["phase"] in ("offer", "draw", "hand-over"), o["phase"]
+    assert late.get()["phase"] in ("opponent", "hand-over")
+
+
+# ----------------------------------------------------- three players and partnership, people
+def _events_are_stable(p: Seat) -> None:
+    """Every event a seat was sent keeps its number: the whole stream again (since 0) holds
+    each event it saw under the same number, numbers rising, none above the state's seq."""
+    full = p.get(since=0)
+    by_seq = {e["seq"]: e for e in full["events"]}
+    seqs = [e["seq"] for e in full["events"]]
+    assert seqs == sorted(set(seqs)) and (not seqs or seqs[-1] <= full["seq"])
+    for st in p.seen:
+        for e in st.get("events", []):
+            assert by_seq.get(e["seq"]) == e, (p.seat, e)
+
+
+def _no_hidden_cards(client: TestClient, people: list[Seat]) -> None:
+    """No person's state now names a card hidden from that person (tests/web/leak_oracle)."""
+    svc = client.app.state.service  # type: ignore[attr-defined]
+    engine = svc.engine_of(people[0].id)
+    for p in people:
+        check_seat_state(p.get(), engine, p.seat, f"seat {p.seat}")
+
+
+@pytest.mark.parametrize("people_at", [(0, 1), (0, 2)])
+def test_three_players_with_people_and_a_computer(client: TestClient,
+                                                  people_at: tuple[int, int]) -> None:
+    seats = [ME, cpu(), cpu()]
+    seats[people_at[1]] = OPEN
+    ann, code = new_table(client, seats, scoring="three_player", rules={"target": 60})
+    bo = join(client, code, "Bo")
+    assert bo.seat == people_at[1]
+    started(ann)
+    rng = random.Random(7)
+    sat_out = set()
+    for _ in range(40):
+        play_until([ann, bo], rng, lambda ss: ss[0]["phase"] in ("hand-over", "game-over"))
+        _no_hidden_cards(client, [ann, bo])
+        for p in (ann, bo):
+            if p.state["table"]["spectating"]:
+                sat_out.add(p.seat)
+                assert p.state["hand"] == []
+        if ann.state["phase"] == "game-over":
+            break
+        ann.act("next hand")
+    assert ann.get()["phase"] == "game-over" and bo.get()["phase"] == "game-over"
+    for p in (ann, bo):
+        _events_are_stable(p)
+
+
+@pytest.mark.parametrize("people_at", [(0, 2), (0, 1, 3), (0, 1, 2, 3)])
+def test_partnership_with_people_at_both_tables(client: TestClient,
+                                                people_at: tuple[int, ...]) -> None:
+    """Both tables' deals proceed as their movers act; the hand is scored once both end
+    (4P); each seat's events keep their numbers."""
+    seats = [ME] + [OPEN if i in people_at else cpu() for i in (1, 2, 3)]
+    ann, code = new_table(client, seats, scoring="partnership", rules={"target": 50})
+    people = [ann] + [join(client, code, n) for n in ("Bo", "Cy", "Di")[:len(people_at) - 1]]
+    assert sorted(p.seat for p in people) == sorted(people_at)
+    started(ann)
+    rng = random.Random(11)
+    hands = 0
+    while hands < 30:
+        play_until(people, rng, lambda ss: all(s["phase"] in ("hand-over", "game-over")
+                                               and (s["phase"] == "game-over" or any(
+                                                   a["type"] == "next_hand"
+                                                   for a in s["legal"])) for s in ss))
+        _no_hidden_cards(client, people)
+        hands += 1
+        st = ann.get()
+        assert len(st["score"]["hands"]) == hands  # scored once both deals ended
+        if st["phase"] == "game-over":
+            break
+        ann.act("next hand")
+    for p in people:
+        assert p.get()["phase"] == "game-over"
+        _events_are_stable(p)
