@@ -23,10 +23,10 @@ from fastapi import FastAPI, Header, Query, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -37,12 +37,13 @@ from ..errors import RulesError
 from ..rules import FIELD_CHOICES, NEW_TARGET_MAX, PRESETS, Rules, check_new_target
 from ..store import Store, default_database_url
 from ..store.retention import Retention
+from .delivery import RevalidatedStatic, add_head_extras, revalidated_file
 from .errors import BadRequest, NotFound, Stale, Unavailable
 from .housekeeping import retention_task
 from .i18n import LANGUAGE_NAMES, LANGUAGES, negotiate, valid_language
 from .keeper_api import install_keeper
 from .live import LiveHub
-from .pages import PAGE_NAMES, render_page
+from .pages import PAGE_NAMES, render_not_found, render_page
 from .ratelimit import Limiter, RateLimits, make_limiter
 from .replay_api import install_replay
 from .schemas import (
@@ -100,7 +101,8 @@ def _documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 class BodyLimit:
-    """Pure ASGI middleware: a request body over ``limit`` bytes gets 413 before any parsing."""
+    """Pure ASGI middleware: a request body over ``limit`` bytes gets 413 before any parsing; an
+    API request body that is not UTF-8 text gets 422 ``malformed``."""
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
         self.app = app
@@ -135,6 +137,13 @@ class BodyLimit:
             if not msg.get("more_body", False):
                 break
         data = b"".join(chunks)
+        if data and scope.get("path", "").startswith("/api/"):
+            try:  # the API's bodies are JSON, hence UTF-8 (docs/api.md: 422 malformed)
+                data.decode("utf-8")
+            except UnicodeDecodeError as e:
+                await error_response(422, "malformed", "the request body is not UTF-8 text "
+                                     f"(byte {e.start})")(scope, receive, send)
+                return
         done = False
 
         async def replay() -> Message:
@@ -316,6 +325,7 @@ def _static_page(request: Request, query: str | None, file: str, missing: str) -
     except OSError:
         return HTMLResponse(f"<!doctype html><title>Gin Rummy</title><p>{missing}</p>",
                             status_code=503)
+    doc = add_head_extras(doc, language, file)  # description, manifest, icons
     return _html_page(_set_html_lang(doc, language), language, query, no_cache=True)
 
 
@@ -366,6 +376,9 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     app.state.live = hub
     app.add_middleware(BodyLimit, limit=max_body)
 
+    # text answers over 500 bytes gzipped for clients that accept it (level 6: most of the
+    # gain of 9 for less CPU); event streams and images are left alone by Starlette
+    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
     app.add_middleware(PerRequest, limiter=requests_by_ip)  # outermost: sees every answer
 
     @app.exception_handler(Stale)
@@ -388,6 +401,10 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         if not request.url.path.startswith("/api/"):
+            if exc.status_code == 404:  # an address that names nothing: a page, not JSON
+                language = _language(request, request.query_params.get("lang"))
+                doc = render_not_found(PAGES_DIR, language, request.url.path)
+                return _html_page(doc, language, None, status=404, no_cache=True)
             return await http_exception_handler(request, exc)
         if exc.status_code == 400:  # FastAPI could not read the body (e.g. not UTF-8)
             return error_response(422, "malformed",
@@ -497,13 +514,12 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         return _static_page(request, lang, "index.html", "The game page is not installed.")
 
     @app.get("/locales/{lang}.json")
-    def locale(lang: str) -> Response:
+    def locale(lang: str, request: Request) -> Response:
         code = valid_language(lang)
         path = LOCALES_DIR / f"{code}.json"
         if code is None or code != lang or not path.is_file():
             return error_response(404, "not_found", f"no translations for {lang!r}")
-        return FileResponse(path, media_type="application/json; charset=utf-8",
-                            headers={"Cache-Control": "no-cache"})
+        return revalidated_file(path, "application/json; charset=utf-8", request.headers)
 
     def _page_route(name: str) -> Callable[..., Response]:
         def page(request: Request, lang: str | None = Query(default=None)) -> Response:
@@ -525,7 +541,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     install_replay(app, service, page=_static_page, bearer=_bearer)  # /replay
     install_tutorial(app, page=_static_page)  # /tutorial
     STATIC_DIR.mkdir(parents=True, exist_ok=True)
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.mount("/static", RevalidatedStatic(directory=STATIC_DIR), name="static")
     return app
 
 

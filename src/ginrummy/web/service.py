@@ -808,15 +808,19 @@ class TableService:
             return {"seq": seq, "hint": hint(view, points, target).to_json()}
 
     def set_order(self, game_id: str, token: str | None, cards: list[str]) -> None:
-        """Keep the seat's hand order for its deal in play (cards not held now are dropped
-        when shown).
+        """Keep the seat's hand order for its deal in play (cards held later but not named
+        come after it when shown).
 
-        :raises BadRequest: a malformed or repeated card.
+        :raises BadRequest: ``invalid``: a malformed or repeated card, or one not held now.
         """
         with self._lock(game_id):
             seated = self._authorize(game_id, token)
             out = _checked_order(cards)
             loaded = self._load(seated.row)
+            held = set(self._state(loaded, seated, loaded.seq).get("hand") or ())
+            if not held.issuperset(out):
+                raise BadRequest("invalid", "not in your hand: "
+                                 + " ".join(c for c in out if c not in held))
             number = loaded.engine.hand_number(seated.seat) if loaded.engine else 0
             order = {"hand": number, "cards": out}
             if seated.table is not None:

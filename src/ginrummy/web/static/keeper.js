@@ -171,9 +171,17 @@ function tableBlock(players, index, count) {
     el("div", { class: "form-grid kp-cards" }, txt("kcards", t("keeper.knocker_cards"), "3S 4S 5S 9H 9D 9C JD QD KD 4H"), txt("dcards", t("keeper.defender_cards"), "6S 7S QC QH QS 4C 5C 6C AC 2D")),
     el("div", { class: "form-grid kp-points" }, who("winner", t("keeper.winner")), num("pts", t("keeper.points")),
       el("label", {}, el("span", { text: t("keeper.kind") }), el("select", { id: id("kind") }, ["knock", "gin", "big_gin", "undercut"].map((k) => el("option", { value: k, text: t(`kind.${k}`) }))))));
-  fs.addEventListener("change", () => syncBlock(fs, index));
+  // an error about the hand as it was sent goes once the hand is changed (another outcome,
+  // counts instead of cards, a corrected field): it no longer describes what is on screen
+  fs.addEventListener("change", () => { clearHandError(); syncBlock(fs, index); });
   syncBlock(fs, index);
   return fs;
+}
+
+function clearHandError() {
+  const err = $("kp-hand-error");
+  err.hidden = true;
+  err.textContent = "";
 }
 
 function syncBlock(fs, index) {

@@ -167,9 +167,13 @@ function renderResult() {
     ));
   }
   if (res.knock_discard) kids.push(el("p", { class: "rp-small", text: t("replay.knock_discard", { card: cardName(res.knock_discard, t) }) }));
-  if (res.breakdown.length) {
-    kids.push(el("dl", { class: "rp-breakdown" }, ...res.breakdown.flatMap((b) => [el("dt", { text: breakdownLabel(b, t) }), el("dd", { text: String(b.points) })])));
+  const rows = res.breakdown.flatMap((b) => [el("dt", { text: breakdownLabel(b, t) }), el("dd", { text: String(b.points) })]);
+  if (res.winner !== null && res.winner !== undefined) {
+    // the total row, as under the game's own end-of-hand panel: "Points to Computer 22"
+    rows.push(el("dt", { class: "rp-total", "data-testid": "replay-total-label", text: t("result.total", { who: nameOf(res.winner) }) }),
+      el("dd", { class: "rp-total", "data-testid": "replay-total", text: String(res.points) }));
   }
+  if (rows.length) kids.push(el("dl", { class: "rp-breakdown", "data-testid": "replay-breakdown" }, ...rows));
   if (res.doubled) kids.push(el("p", { class: "rp-small", text: t("result.doubled") }));
   box.replaceChildren(...kids);
 }

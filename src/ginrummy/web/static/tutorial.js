@@ -10,6 +10,10 @@ import {
   judgeMeld, judgeDeadwood, judgeDraw, judgeDiscard, judgeKnock, judgeLayoff, valueBreakdown, toggle, byRank,
 } from "./tutorial_model.js";
 
+// A card with its index once, top left (as on the replay page): its accessible name ("8 of
+// spades") then holds all its visible text, "8" (WCAG 2.5.3; two indices read "8 8").
+const card = (c, opts = {}) => cardEl(c, t, { bottomIndex: false, ...opts });
+
 const STEPS = ["set", "run", "deadwood", "turn", "knock", "layoff", "play"];
 const S = { lang: "en", t: makeT({}), L: null, i: 0, solved: new Set(), sel: [], turn: null, verdict: null };
 const t = (...a) => S.t(...a);
@@ -20,18 +24,18 @@ const short = (cards) => cards.map((c) => cardShort(c, t)).join(" ");
 /** A row of cards; `pick`: the cards are buttons toggling the selection. */
 function cardRow(cards, { pick = false, label = null, testid = null } = {}) {
   return el("div", { class: "tu-cards", role: "group", "aria-label": label, "data-testid": testid },
-    cards.map((c) => (pick ? cardEl(c, t, { onclick: () => pickCard(c), pressed: S.sel.includes(c) }) : cardEl(c, t))));
+    cards.map((c) => (pick ? card(c, { onclick: () => pickCard(c), pressed: S.sel.includes(c) }) : card(c))));
 }
 
 /** Melds (marked, coloured) then deadwood, as groups; `pick`: every card is a button. */
 function groupsEl(melds, deadwood, { pick = false, onCard = null, testid = null, laid = [] } = {}) {
   const kids = melds.map((m, n) => el("div", { class: `tu-group meld m${n % 4}`, role: "group", "aria-label": t("tutorial.meld_label") },
-    el("div", { class: "tu-cards" }, byRank(m).map((c) => (pick ? cardEl(c, t, { onclick: () => onCard(c), pressed: S.sel.includes(c) })
-      : cardEl(c, t, { cls: laid.includes(c) ? "tu-laid" : "" })))),
+    el("div", { class: "tu-cards" }, byRank(m).map((c) => (pick ? card(c, { onclick: () => onCard(c), pressed: S.sel.includes(c) })
+      : card(c, { cls: laid.includes(c) ? "tu-laid" : "" })))),
     el("span", { class: "tu-mark", "aria-hidden": "true", text: t("tutorial.meld_label") })));
   if (deadwood.length) {
     kids.push(el("div", { class: "tu-group dead", role: "group", "aria-label": t("tutorial.deadwood_label") },
-      el("div", { class: "tu-cards" }, deadwood.map((c) => (pick ? cardEl(c, t, { onclick: () => onCard(c), pressed: S.sel.includes(c) }) : cardEl(c, t)))),
+      el("div", { class: "tu-cards" }, deadwood.map((c) => (pick ? card(c, { onclick: () => onCard(c), pressed: S.sel.includes(c) }) : card(c)))),
       el("span", { class: "tu-mark", "aria-hidden": "true", text: t("tutorial.deadwood_label") })));
   }
   return el("div", { class: "tu-groups", "data-testid": testid }, kids);
@@ -115,13 +119,13 @@ const VIEWS = {
     }, el("span", { class: "card back", "aria-hidden": "true" }));
     const top = T.discarded || (T.drawn ? null : L.upcard);
     const pile = top && !T.drawn
-      ? cardEl(top, t, { onclick: takeUpcard, cls: "tu-upcard", label: `${cardName(top, t)}, ${t("tutorial.turn.pile")}` })
-      : top ? cardEl(top, t, { label: `${cardName(top, t)}, ${t("tutorial.turn.pile")}` }) : el("span", { class: "tu-empty", "aria-hidden": "true" });
+      ? card(top, { onclick: takeUpcard, cls: "tu-upcard", label: `${cardName(top, t)}, ${t("tutorial.turn.pile")}` })
+      : top ? card(top, { label: `${cardName(top, t)}, ${t("tutorial.turn.pile")}` }) : el("span", { class: "tu-empty", "aria-hidden": "true" });
     const piles = el("div", { class: "tu-piles" },
       el("div", { class: "tu-pilebox" }, stock, el("span", { class: "tu-cap", text: t("tutorial.turn.stock_pile") })),
       el("div", { class: "tu-pilebox", "data-testid": "tu-pile" }, pile, el("span", { class: "tu-cap", text: t("tutorial.turn.pile") })));
     const cards = el("div", { class: "tu-cards", role: "group", "aria-label": t("tutorial.your_hand"), "data-testid": "tu-hand" },
-      hand.map((c) => cardEl(c, t, { onclick: T.discarded ? null : () => discard(c), cls: c === L.upcard ? "tu-taken" : "" })));
+      hand.map((c) => card(c, { onclick: T.discarded ? null : () => discard(c), cls: c === L.upcard ? "tu-taken" : "" })));
     return { board: [piles, cards], task: T.drawn ? "tutorial.turn.task_discard" : "tutorial.turn.task" };
   },
 
@@ -158,7 +162,7 @@ const VIEWS = {
 
   play() {
     S.solved.add("play");
-    const cards = el("div", { class: "tu-cards tu-fan", "aria-hidden": "true" }, ["7C", "7D", "7H", "JS", "QS", "KS"].map((c) => cardEl(c, t)));
+    const cards = el("div", { class: "tu-cards tu-fan", "aria-hidden": "true" }, ["7C", "7D", "7H", "JS", "QS", "KS"].map((c) => card(c)));
     return {
       board: [cards],
       controls: [el("a", { class: "btn btn-gold big", href: `/?lang=${S.lang}`, "data-testid": "tu-play", text: t("tutorial.play.button") }),
