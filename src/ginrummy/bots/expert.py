@@ -42,6 +42,27 @@ KNOCKER_SILENT = (1.0, 0.997, 0.989, 0.968, 0.936, 0.887, 0.83, 0.762, 0.686, 0.
                   0.458, 0.384, 0.32, 0.254, 0.2)
 
 
+def consistent_hands(hands: np.ndarray, cards: list[int]) -> np.ndarray:
+    """Per hand (int64 masks): True when none of ``cards`` (face-up cards the opponent passed or
+    discarded) would make a meld with it (R-1.3): a hand that explains why those cards went."""
+    ok = np.ones(hands.shape[0], dtype=bool)
+    one = np.int64(1)
+    for c in set(cards):
+        r = c % 13
+        same = np.zeros(hands.shape[0], dtype=np.int64)
+        for x in range(r, 52, 13):
+            if x != c:
+                same += (hands >> np.int64(x)) & one
+        hit = same >= 2
+        lo = c - r
+        b1, b2, a1, a2 = (((hands >> np.int64(x)) & one).astype(bool) if lo <= x < lo + 13
+                          else np.zeros(hands.shape[0], dtype=bool)
+                          for x in (c - 1, c - 2, c + 1, c + 2))
+        hit |= (b1 & b2) | (b1 & a1) | (a1 & a2)
+        ok &= ~hit
+    return ok
+
+
 def camper_chance(prior: float, opp_discards: int) -> float:
     """Posterior chance that the opponent camps for gin, given it has discarded ``opp_discards``
     times without knocking (a camper stays silent with chance 1)."""
@@ -74,6 +95,10 @@ class ExpertBot:
     opp_model = "knocker"
     camper_turns = 3
     camper_prior = 0.5
+    #: sample ``oversample`` x the worlds and keep first those whose (aged) opponent hand makes
+    #: no meld with a card it passed or discarded (:func:`consistent_hands`).
+    consistent = False
+    oversample = 2
 
     def evolve_steps(self, know: Knowledge) -> int:
         """Played-looking opponent hands: as many improving draws as the opponent has drawn."""
@@ -167,7 +192,10 @@ class ExpertBot:
         u = np.array(unseen, dtype=np.int64)
         probs = np.array([min(0.97, max(0.01, p.get(c, 0.0))) for c in unseen])
         logw = np.log(probs / (1.0 - probs))
-        keys = logw[None, :] + gen.gumbel(size=(nw, len(unseen)))
+        evidence = know.opp_passed + know.opp_discards
+        filt = self.consistent and bool(evidence) and n_opp > 0
+        ns = nw * self.oversample if filt else nw
+        keys = logw[None, :] + gen.gumbel(size=(ns, len(unseen)))
         order = np.argsort(-keys, axis=1)
         opp_idx = order[:, :n_opp]
         rest = order[:, n_opp:]
@@ -178,6 +206,11 @@ class ExpertBot:
         steps = self.evolve_steps(know)
         K.evolve_hands(opp_hands, stocks, n_stock, view.opponent_known.mask, steps,
                        seed, view.knock_limit if self.evolve_floor else -1)
+        if filt:
+            ok = consistent_hands(opp_hands, evidence)
+            keep = np.argsort(~ok, kind="stable")[:nw]
+            opp_hands = np.ascontiguousarray(opp_hands[keep])
+            stocks = np.ascontiguousarray(stocks[keep])
         pile = np.zeros(64, dtype=np.int64)
         pile[:len(view.discard_pile)] = view.discard_pile
         rules = view.rules
