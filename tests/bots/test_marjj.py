@@ -366,3 +366,20 @@ class TestState:
         assert st.opp_cards == m("9C")
         assert st.seen & m("9C 2D") == m("9C 2D")
         assert st.turns == 1
+
+
+# ------------------------------------------------------------------------- availability
+def test_marjj_in_the_tournament_cli_not_at_the_table() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from ginrummy import cli
+    from ginrummy.bots import ALL_PLAYERS, LEVELS
+
+    assert "marjj" in ALL_PLAYERS and "marjj" not in LEVELS
+    r = CliRunner().invoke(cli.app, ["tournament", "--a", "marjj", "--b", "random", "--games",
+                                     "2", "--json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output.strip().splitlines()[-1])
+    assert out["a"] == "marjj" and out["games"] == 2 and out["wins_a"] == 2
