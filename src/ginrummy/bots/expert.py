@@ -14,6 +14,13 @@ greedy policy for both seats (the opponent's modelled on ``simple``), and valued
 winning the game from the resulting score (:func:`~ginrummy.bots.value.win_table`); the best mean
 wins. The knock shows the spread with the fewest expected layoffs, as ``hard`` does.
 
+Two opponent-model options were measured on 2026-12-01 and are off by default (paired runs on
+the same decks, benchmarks/results/bots-2026-12-01.md): ``opp_model = "adaptive"`` (roll the
+opponent out as a gin camper in a share of the worlds that grows with its silence) wins more
+often against ``marjj`` but less often against ``simple``; ``consistent = True`` (keep first the
+sampled hands that make no meld with a card the opponent passed or discarded) showed no clear
+gain in the games it was given.
+
 Only the view and the context are read; the worlds come from the context's random generator.
 """
 
