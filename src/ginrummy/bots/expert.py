@@ -18,9 +18,9 @@ The opponent is rolled out as what it may be (``opp_model = "adaptive"``): in a 
 worlds as a gin camper (like ``marjj``: knocks only in its first three turns), the share being the
 posterior chance of a camper given how long it has stayed silent (prior ``camper_prior`` 0.25),
 in the rest as a knocker (like ``simple``). Paired runs on the same decks
-(benchmarks/results/bots-2026-12-01.md, 180 games each at a loaded machine): against ``marjj``
-+13.3 points of games won (CI +4.7..+22.0), against ``simple`` +3.9 (CI -3.6..+11.4) with -1.2
-points per hand (CI -3.0..+0.6); with prior 0.5 the ``simple`` side lost 3.1 points per hand.
+(benchmarks/results/bots-2026-12-01.md, 200 games each on a loaded machine): against ``marjj``
++13.0 points of games won (CI +5.0..+21.0), against ``simple`` +4.0 (CI -3.1..+11.1) with -1.4
+points per hand (CI -3.1..+0.4); with prior 0.5 the ``simple`` side lost 3.1 points per hand.
 ``consistent = True`` (keep first the sampled hands that make no meld with a card the opponent
 passed or discarded) showed no clear gain in the 60 games it was given and is off.
 
