@@ -87,6 +87,7 @@ def cmd_long(args: argparse.Namespace) -> None:
                 row = json.loads(line)
                 done.setdefault(row["pair"], []).append(row)
     if not args.summarise:
+        apply_overrides(args.set)
         if "expert" in (args.a, args.b):
             from ginrummy.bots.kernel import warmup
 
@@ -117,9 +118,47 @@ def cmd_long(args: argparse.Namespace) -> None:
     print(json.dumps(r.to_json()))
 
 
+def _load_games(path: str) -> dict[tuple[int, int], dict[str, Any]]:
+    """Games of a ``long`` run keyed by (pair, game within the pair)."""
+    rows: dict[int, list[dict[str, Any]]] = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            row = json.loads(line)
+            rows.setdefault(row["pair"], []).append(row)
+    return {(p, i): r for p, rs in rows.items() if len(rs) >= 2 for i, r in enumerate(rs[:2])}
+
+
+def cmd_compare(args: argparse.Namespace) -> None:
+    """Paired comparison of two ``long`` runs on the same seed (same decks per game): the mean
+    difference in games won (new - base) and in points per hand, with 95% normal intervals."""
+    base, new = _load_games(args.base), _load_games(args.new)
+    keys = sorted(set(base) & set(new))
+    if not keys:
+        raise SystemExit("no games in common")
+    dw = [float(bool(new[k]["a_won"])) - float(bool(base[k]["a_won"])) for k in keys]
+
+    def pph(r: dict[str, Any]) -> float:
+        hs = r["hands"]
+        return sum(h[1] for h in hs) / max(1, len(hs))
+
+    dp = [pph(new[k]) - pph(base[k]) for k in keys]
+    out = {"games": len(keys)}
+    for name, xs in (("win_diff", dw), ("pph_diff", dp)):
+        m = statistics.fmean(xs)
+        se = statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else float("nan")
+        out[name] = round(m, 4)
+        out[name + "_ci"] = [round(m - 1.96 * se, 4), round(m + 1.96 * se, 4)]
+    out["base_win_rate"] = round(statistics.fmean(float(bool(base[k]["a_won"])) for k in keys), 4)
+    out["new_win_rate"] = round(statistics.fmean(float(bool(new[k]["a_won"])) for k in keys), 4)
+    print(json.dumps(out))
+
+
 # ----------------------------------------------------------------------------- decision time
 def cmd_decision_time(args: argparse.Namespace) -> None:
-    if args.level == "expert":
+    from ginrummy.bots.hints import hint
+
+    apply_overrides(args.set)
+    if args.level == "expert" or args.hint:
         from ginrummy.bots.kernel import warmup
 
         warmup()
@@ -141,7 +180,10 @@ def cmd_decision_time(args: argparse.Namespace) -> None:
                               rules.target)
                 t0 = time.perf_counter()
                 c0 = time.process_time()
-                a = bot.choose(v, ctx)
+                if args.hint:  # the explained hint of GET /hint (the expert's move + numbers)
+                    a = hint(v, ctx.hand_points, rules.target).action
+                else:
+                    a = bot.choose(v, ctx)
                 dt = (time.perf_counter() - t0) * 1000
                 cpu.append((time.process_time() - c0) * 1000)
                 times.append(dt)
@@ -155,7 +197,10 @@ def cmd_decision_time(args: argparse.Namespace) -> None:
         xs = sorted(xs)
         return xs[min(len(xs) - 1, max(0, math.ceil(q * len(xs)) - 1))]
 
-    out = {"level": args.level, "decisions": len(times), "p50_ms": round(pct(times, 0.5), 2),
+    out = {"level": "hint" if args.hint else args.level, "decisions": len(times),
+           "mean_ms": round(statistics.fmean(times), 2),
+           "cpu_mean_ms": round(statistics.fmean(cpu), 2),
+           "p50_ms": round(pct(times, 0.5), 2),
            "p90_ms": round(pct(times, 0.9), 2), "p99_ms": round(pct(times, 0.99), 2),
            "max_ms": round(times[-1], 2),
            "cpu_p50_ms": round(pct(cpu, 0.5), 2), "cpu_p90_ms": round(pct(cpu, 0.9), 2),
@@ -462,12 +507,21 @@ def main(argv: list[str] | None = None) -> None:
     lg.add_argument("--batch", type=int, default=10, help="pairs per batch")
     lg.add_argument("--out", required=True, help="JSON-lines file of finished games")
     lg.add_argument("--summarise", action="store_true", help="only summarise --out")
+    lg.add_argument("--set", action="append", default=[], metavar="LEVEL.ATTR=VALUE",
+                    help="override a bot class attribute (experiments)")
     lg.set_defaults(func=cmd_long)
+    cp = sub.add_parser("compare")
+    cp.add_argument("--base", required=True, help="JSON-lines file of a long run")
+    cp.add_argument("--new", required=True, help="the same seed with a change")
+    cp.set_defaults(func=cmd_compare)
     d = sub.add_parser("decision-time")
     d.add_argument("--level", default="expert")
     d.add_argument("--deals", type=int, default=200)
     d.add_argument("--rules", default="eaai")
     d.add_argument("--seed", type=int, default=0)
+    d.add_argument("--hint", action="store_true", help="time ginrummy.bots.hints.hint instead")
+    d.add_argument("--set", action="append", default=[], metavar="LEVEL.ATTR=VALUE",
+                   help="override a bot class attribute (experiments)")
     d.set_defaults(func=cmd_decision_time)
     o = sub.add_parser("openspiel")
     o.add_argument("--level", default="expert")

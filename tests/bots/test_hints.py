@@ -1,4 +1,4 @@
-"""Explained hints (:mod:`ginrummy.bots.hints`): the suggested move is the ``hard`` level's and
+"""Explained hints (:mod:`ginrummy.bots.hints`): the suggested move is the ``expert`` level's and
 legal, the numbers that explain it are exact (checked against :mod:`ginrummy.melds`), and a hint
 depends on the person's view only (the hidden cards permuted, the hint is the same)."""
 
@@ -126,17 +126,32 @@ def test_draw_from_the_stock_explains_the_face_up_card_r3_3() -> None:
 
 
 def test_discard_leaves_the_least_deadwood_r1_6() -> None:
-    """R-1.6: holding 11 after the stock draw, discard the king: deadwood as low as it gets."""
+    """R-1.6: holding 11 after the stock draw, the plain count discards the king (deadwood as
+    low as it gets); the search keeps it and throws 7H, and the hint says it overrules."""
     h = deal("2S 3S 4S 7H 7D 9C 8C 6D 5D AC", "AS 2D 4C 6S 8S TH JD QC KH 3H", "QD", "KC")
     play(h, ["pass", "pass", "draw stock"])
     v = view_of(h, NON_DEALER)
     x = hint(v)
-    assert x.kind is ActionKind.DISCARD and x.card == parse_card("KC")
-    assert x.reason == "lowest"
+    assert x.plain is not None and x.plain.kind is ActionKind.DISCARD
+    assert x.plain.card == parse_card("KC")
     # kept: runs 2S 3S 4S and 5D 6D 7D; 7H 9C 8C AC unmelded = 7+9+8+1 = 25
-    assert x.deadwood == x.deadwood_after == 25
-    assert x.deadwood == evaluate_discards(v.hand)[0].deadwood_points
+    assert x.deadwood == 25 == evaluate_discards(v.hand)[0].deadwood_points
+    assert x.kind is ActionKind.DISCARD and x.card == parse_card("7H")
+    # 7H thrown, KC kept: 25 - 7 + 10 = 28, which the plain count would not do
+    assert x.deadwood_after == 28 and x.overrules and x.reason in ("chances", "safer")
+    assert x.value is not None and x.plain_value is not None and x.value >= x.plain_value
+    assert x.value_kind == "points"
+    j = x.to_json()
+    assert j["plain"] == "discard KC" and j["overrules"] is True
     _check_numbers(v, x)
+
+
+def test_a_hint_that_follows_the_plain_count_does_not_overrule() -> None:
+    """The gin and knock scenarios below follow the deadwood count: ``overrules`` is false."""
+    h = deal("2S 3S 4S 7H 7D 7C 9S 9H 9D 5S", "AS 2D 4C 6S 8S TH JD QC KH 3H", "QD", "KC")
+    play(h, ["pass", "pass", "draw stock"])
+    x = hint(view_of(h, NON_DEALER))
+    assert x.plain == x.action and not x.overrules
 
 
 def test_knock_with_low_deadwood_r4_2() -> None:
@@ -186,9 +201,9 @@ def test_not_to_act_raises() -> None:
         hint(view_of(h, 0))  # the dealer waits for the non-dealer's offer (R-3.1)
 
 
-def test_the_hint_is_the_hard_players_move_with_the_fixed_seed() -> None:
+def test_the_hint_is_the_expert_players_move_with_the_fixed_seed(kernel_ready: None) -> None:
     rng = random.Random(5)
-    bot = make_bot("hard")
+    bot = make_bot("expert")
     checked = 0
     for _ in range(6):
         h = new_deal(RULE_VARIANTS["standard"], rng)

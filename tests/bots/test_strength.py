@@ -20,6 +20,8 @@ PANELS = [
     ("medium", "easy", 40, 0.6),
     ("hard", "easy", 30, 0.6),
     ("hard", "simple", 40, 0.45),
+    # the reference opponent (measured 76.8% of 400 games vs simple, 2026-12-01)
+    ("marjj", "simple", 40, 0.55),
 ]
 
 

@@ -1,9 +1,17 @@
 """Explained hints: the move a strong player would make now, and why, in numbers.
 
-:func:`hint` asks the ``hard`` level (:class:`~ginrummy.bots.heuristic.HardBot`) for its move,
-with a fixed seed, so that one view always gives the same hint, and explains it with the exact
-meld functions of :mod:`ginrummy.melds` (R-1.5, R-1.6). It reads the person's
+:func:`hint` asks the ``expert`` level (:class:`~ginrummy.bots.expert.ExpertBot`, the strongest)
+for its move, with a fixed seed, so that one view always gives the same hint, and explains it
+with the exact meld functions of :mod:`ginrummy.melds` (R-1.5, R-1.6). It reads the person's
 :class:`~ginrummy.views.PlayerView` only, never a hidden card (DESIGN.md principle 6).
+
+Besides the numbers below, a hint says whether the search overrules the plain deadwood count:
+``plain`` is the move that counts deadwood only (take the face-up card iff that lowers the
+deadwood; knock or gin as soon as allowed; else discard a card leaving the least deadwood),
+``overrules`` is true when the suggested move is another one, and ``value`` / ``plain_value`` are
+the search's estimates of both moves (``value_kind`` ``"win_chance"``: the chance, 0..1, of
+winning the game from the score; ``"points"`` outside a game: mean signed points of the deal),
+``None`` where the move was not searched.
 
 Numbers are deadwood in points (R-1.2):
 
@@ -28,11 +36,11 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..actions import Action, ActionKind
-from ..cards import CardSet, card_text, parse_card
+from ..cards import POINTS, CardSet, card_text, parse_card
 from ..hand import STOCK_FLOOR, Phase
 from ..melds import best_arrangement, best_discard_deadwood, evaluate_discards, min_deadwood
 from ..views import PlayerView
@@ -47,10 +55,10 @@ from .heuristic import (
 )
 from .knowledge import min_spreads, opponent_belief, read_view
 
-__all__ = ["Hint", "Alternative", "Comparison", "hint", "HINT_SEED", "HINT_LEVEL"]
+__all__ = ["Hint", "Alternative", "Comparison", "hint", "plain_move", "HINT_SEED", "HINT_LEVEL"]
 
 #: the level whose move is suggested.
-HINT_LEVEL = "hard"
+HINT_LEVEL = "expert"
 #: the fixed seed of the suggesting player's random source: the same view, the same hint.
 HINT_SEED = 0x61CE
 
@@ -117,6 +125,9 @@ class Hint:
     :ivar late_max: with ``wait_late``, the most deadwood a strong player knocks with now.
     :ivar danger: with ``last_safe``, the estimated chance (0..1) that the discard completes a
         meld of the opponent's.
+    :ivar plain: the plain deadwood-count move (see the module docstring); ``overrules`` true
+        when the suggestion differs from it; ``value`` and ``plain_value`` the search's estimates
+        of the two moves (three decimals; ``None`` if not searched), in ``value_kind`` units.
     """
 
     action: Action
@@ -132,6 +143,11 @@ class Hint:
     undercut_risk: float | None = None
     late_max: int | None = None
     danger: float | None = None
+    plain: Action | None = None
+    overrules: bool = False
+    value: float | None = None
+    plain_value: float | None = None
+    value_kind: str | None = None
 
     @property
     def kind(self) -> ActionKind:
@@ -140,7 +156,8 @@ class Hint:
     def to_json(self) -> dict[str, Any]:
         """``{"action", "kind", "card", "reason", "deadwood", "deadwood_after",
         "then_discard", "knock_limit", "alternative", "comparison", "could_knock",
-        "undercut_risk", "late_max", "danger"}``: cards as text, ``action`` the text to post."""
+        "undercut_risk", "late_max", "danger", "plain", "overrules", "value", "plain_value",
+        "value_kind"}``: cards as text, ``action`` and ``plain`` the texts to post."""
         return {
             "action": self.action.text,
             "kind": self.action.kind.value,
@@ -156,6 +173,11 @@ class Hint:
             "undercut_risk": self.undercut_risk,
             "late_max": self.late_max,
             "danger": self.danger,
+            "plain": None if self.plain is None else self.plain.text,
+            "overrules": self.overrules,
+            "value": self.value,
+            "plain_value": self.plain_value,
+            "value_kind": self.value_kind,
         }
 
 
@@ -180,9 +202,67 @@ def _knock_deadwood(view: PlayerView, action: Action) -> int:
     return CardSet(kept & ~used).points()
 
 
+def plain_move(view: PlayerView) -> Action:
+    """The move that counts deadwood only (R-1.5, R-1.6): take the face-up card iff that lowers
+    the deadwood after the best legal discard; big gin, gin, or a knock (least deadwood, highest
+    card) as soon as allowed; else discard a card that leaves the least deadwood (the highest
+    such card). :raises ValueError: not the view's turn."""
+    legal = view.legal
+    if not legal:
+        raise ValueError("not this seat's turn")
+    hand = view.hand
+    ph = view.phase
+    if ph in (Phase.OFFER, Phase.DRAW, Phase.FIFTIETH):
+        take = next((a for a in legal if a.kind in (ActionKind.TAKE, ActionKind.DRAW_DISCARD)),
+                    None)
+        if take is not None and view.discard_pile:
+            after, _ = _after_taking(view, view.discard_pile[-1])
+            if after < min_deadwood(hand) or ph is Phase.FIFTIETH:
+                return take
+        return next(a for a in legal if a.kind not in (ActionKind.TAKE,
+                                                       ActionKind.DRAW_DISCARD))
+    big = next((a for a in legal if a.kind is ActionKind.BIG_GIN), None)
+    if big is not None:
+        return big
+    outs = [a for a in legal if a.card is not None]
+    best = min(outs, key=lambda a: (min_deadwood(hand.mask & ~(1 << (a.card or 0))),
+                                    a.kind is ActionKind.DISCARD, -POINTS[a.card or 0],
+                                    a.card or 0))
+    return best
+
+
+def _same_move(a: Action, b: Action, view: PlayerView) -> bool:
+    """Equal moves for the overrule test: the same kind, and for a discard one leaving the
+    same deadwood (among equally low discards the choice is not the search's doing)."""
+    if a.kind is not b.kind:
+        return False
+    if a.card is None or b.card is None or a.kind is not ActionKind.DISCARD:
+        return True
+    hand = view.hand.mask
+    return min_deadwood(hand & ~(1 << a.card)) == min_deadwood(hand & ~(1 << b.card))
+
+
+def _search_note(view: PlayerView, action: Action, bot: object,
+                 hand_points: tuple[int, int] | None) -> dict[str, Any]:
+    """``plain``, ``overrules``, ``value``, ``plain_value`` and ``value_kind`` of a hint."""
+    plain = plain_move(view)
+    values = getattr(bot, "last_values", None)
+    value = plain_value = None
+    if values:
+        for a, v in values:
+            if a == action or (a.kind is action.kind and a.card == action.card):
+                value = round(v, 3)
+            if a.kind is plain.kind and (a.card == plain.card or plain.card is None):
+                plain_value = round(v, 3) if plain_value is None else plain_value
+    return {"plain": plain, "overrules": not _same_move(action, plain, view),
+            "value": value, "plain_value": plain_value,
+            "value_kind": None if value is None
+            else ("win_chance" if hand_points is not None else "points")}
+
+
 def hint(view: PlayerView, hand_points: tuple[int, int] | None = None,
          target: int = 100) -> Hint:
-    """The ``hard`` level's move for ``view``, explained (see the module docstring).
+    """The ``expert`` level's move for ``view``, explained (see the module docstring).
 
     :param view: the person's view; it must be the person's turn (``view.legal`` not empty).
     :param hand_points: hand points so far indexed by seat (the knock policy weighs them), or
@@ -194,7 +274,14 @@ def hint(view: PlayerView, hand_points: tuple[int, int] | None = None,
     from .registry import make_bot
 
     ctx = Context(rng=random.Random(HINT_SEED), hand_points=hand_points, target=target)
-    action = make_bot(HINT_LEVEL).choose(view, ctx)
+    bot = make_bot(HINT_LEVEL)
+    action = bot.choose(view, ctx)
+    h = _explain(view, action)
+    return replace(h, **_search_note(view, action, bot, hand_points))
+
+
+def _explain(view: PlayerView, action: Action) -> Hint:
+    """The numbers of the module docstring for ``action``."""
     kind = action.kind
     hand = view.hand
     limit = view.knock_limit

@@ -1,8 +1,10 @@
 """Bot levels by name.
 
 ``LEVELS`` are the levels offered to people, weakest first; ``ALL_PLAYERS`` every name, the
-``random`` and ``simple`` baselines included. ``DEFAULT_LEVEL`` is what the web game uses unless
-the player picks another: strong, yet every decision takes a few milliseconds.
+``random`` and ``simple`` baselines and the ``marjj`` reference opponent included (``marjj`` is
+not offered at the table: see benchmarks/results/bots-2026-12-01.md for where it sits).
+``DEFAULT_LEVEL`` is what the web game uses unless the player picks another: strong, yet
+every decision takes a few milliseconds.
 """
 
 from __future__ import annotations
@@ -21,6 +23,12 @@ def _expert() -> Bot:
     return ExpertBot()
 
 
+def _marjj() -> Bot:
+    from .marjj import MarjjBot
+
+    return MarjjBot()
+
+
 _FACTORIES: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "simple": SimpleBot,
@@ -28,6 +36,7 @@ _FACTORIES: dict[str, Callable[[], Bot]] = {
     "medium": MediumBot,
     "hard": HardBot,
     "expert": _expert,
+    "marjj": _marjj,
 }
 #: levels offered to people, weakest first.
 LEVELS: list[str] = ["easy", "medium", "hard", "expert"]

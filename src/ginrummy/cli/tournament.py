@@ -18,7 +18,8 @@ app = typer.Typer(add_completion=False)
                   "undercut and A's decision time. With --json the last line is one JSON "
                   "object.")
 def tournament(
-    a: Annotated[str, typer.Option("--a", help="Player A (a level or random/simple).")] = "hard",
+    a: Annotated[str, typer.Option(
+        "--a", help="Player A (a level, or random, simple or marjj).")] = "hard",
     b: Annotated[str, typer.Option("--b", help="Player B.")] = "simple",
     games: Annotated[int, typer.Option("--games", help="Games (rounded up to even).")] = 100,
     rules: Annotated[str, typer.Option("--rules", help="Rules preset.")] = "eaai",
