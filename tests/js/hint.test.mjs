@@ -90,3 +90,22 @@ test("what a hint marks", () => {
   assert.deepEqual(hintTarget(SAMPLES[16]), { where: "big_gin" });
   assert.equal(hintTarget(null), null);
 });
+
+test("a hint that overrules the plain deadwood count says so, with both win chances, in every language", () => {
+  const h = H({ action: "discard 9S", kind: "discard", card: "9S", reason: "chances", deadwood: 15, deadwood_after: 18,
+    comparison: { card: "4C", deadwood: 15, expected: 12.3, expected_other: 14, danger: 0.1, danger_other: 0.2 },
+    plain: "discard 4C", overrules: true, value: 0.612, plain_value: 0.55, value_kind: "win_chance" });
+  assert.match(hintText(h, en, name(en)), /Counting deadwood alone, you would discard the 4 of clubs;.*61% this way, 55% the other way/);
+  for (const l of LANGUAGES) {
+    const t = makeT(cat[l]);
+    const text = hintText(h, t, name(t), l);
+    assert.match(text, /61/);
+    assert.ok(!text.includes("{"), `${l}: ${text}`);
+  }
+  // not overruled: no such sentence
+  assert.doesNotMatch(hintText({ ...h, overrules: false }, en, name(en)), /Counting deadwood alone/);
+  // a take overruled into a stock draw names the face-up card
+  const d = H({ action: "draw stock", kind: "draw_stock", reason: "no_gain", plain: "draw discard", overrules: true,
+    alternative: { kind: "draw_discard", card: "QH", deadwood_after: 20, then_discard: "KD" } });
+  assert.match(hintText(d, en, name(en)), /you would take the queen of hearts from the discard pile/);
+});

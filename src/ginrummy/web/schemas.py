@@ -171,6 +171,13 @@ class HintBody(BaseModel):
     undercut_risk: float | None
     late_max: int | None
     danger: float | None = None
+    #: the plain deadwood-count move, whether the search overrules it, and the search's
+    #: estimates of both moves (``value_kind`` units; docs/api.md "Hints")
+    plain: str | None = None
+    overrules: bool = False
+    value: float | None = None
+    plain_value: float | None = None
+    value_kind: str | None = None
 
 
 class HintOut(BaseModel):

@@ -237,7 +237,29 @@ export function hintText(hint, t, name, lang = "en") {
     danger: pct(cmp.danger ?? hint.danger), danger_other: pct(cmp.danger_other),
     k: hint.could_knock, risk: pct(hint.undercut_risk), max: hint.late_max, limit: hint.knock_limit,
   }, "");
-  return t("hint.text", { move, why }, "{move}. {why}").trim();
+  let text = t("hint.text", { move, why }, "{move}. {why}").trim();
+  if (hint.overrules && hint.plain) {
+    // the search overrules the plain deadwood count: say what counting alone would do
+    const plain = plainMove(hint.plain, cardOf);
+    const plainText = t(`hint.move.${plain.kind}`, { card: plain.card ? name(plain.card) : "" });
+    text += " " + t("hint.overrules", { plain: plainText });
+    if (hint.value_kind === "win_chance" && typeof hint.value === "number" && typeof hint.plain_value === "number") {
+      text += " " + t("hint.overrules_chance", { value: pct(hint.value), plain_value: pct(hint.plain_value) });
+    }
+  }
+  return text;
+}
+
+/**
+ * The kind and card of a move posted as an action text ("discard 8H", "draw stock", "knock 3D:
+ * ...", "pass"); `faceUp` is the face-up card that take / pass / draw discard are about.
+ */
+export function plainMove(text, faceUp) {
+  const w = String(text).trim().toLowerCase().split(/[\s:]+/);
+  if (w[0] === "draw") return { kind: w[1] === "stock" ? "draw_stock" : "draw_discard", card: w[1] === "stock" ? null : faceUp };
+  if (w[0] === "big") return { kind: "big_gin", card: null };
+  if (w[0] === "take" || w[0] === "pass") return { kind: w[0], card: faceUp };
+  return { kind: w[0], card: (w[1] || "").toUpperCase() || null };
 }
 
 /** Why there is no hint (`reason` of a `hint: null` answer), from the catalog. */
