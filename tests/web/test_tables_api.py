@@ -128,7 +128,7 @@ def test_full_table_seat_taken_and_started(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize("name", ["", "   ", "Bo\x00", "\u202eoB", "x" * 25, "a\u2028b",
-                                  "tab\there"])
+                                  "tab\there", "\u200b", "\u200d\u200b", "Bo\u200f"])
 def test_bad_display_names_are_refused(client: TestClient, name: str) -> None:
     ann, code = new_table(client, [ME, OPEN])
     before = client.get(f"/api/invites/{code}").json()
@@ -137,6 +137,20 @@ def test_bad_display_names_are_refused(client: TestClient, name: str) -> None:
     assert client.get(f"/api/invites/{code}").json() == before
     r = client.post("/api/games", json={"seats": [ME, OPEN], "name": name})
     assert r.status_code == 422 and r.json()["detail"]["code"] == "name"
+
+
+def test_a_table_of_people_needs_its_creators_name(client: TestClient) -> None:
+    r = client.post("/api/games", json={"seats": [ME, OPEN]})
+    assert r.status_code == 422 and r.json()["detail"]["code"] == "name", r.text
+
+
+@pytest.mark.parametrize("name", ["\U0001f468\u200d\U0001f469\u200d\U0001f467",  # a family (ZWJ)
+                                  "\U0001f44b\U0001f3fd", "Zo\u00eb", "\u0928\u092e\u0938\u094d\u0924\u0947",
+                                  "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"])  # ZWNJ inside a word
+def test_emoji_and_joiners_are_names_like_others(client: TestClient, name: str) -> None:
+    ann, code = new_table(client, [ME, OPEN], name=name)
+    bo = join(client, code, name)
+    assert [s["name"] for s in bo.state["seats"]] == [name, name]
 
 
 def test_names_are_kept_as_text(client: TestClient) -> None:

@@ -388,7 +388,8 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
 
     @app.exception_handler(NotFound)
     async def _not_found(_request: Request, _exc: NotFound) -> JSONResponse:
-        return error_response(404, "not_found", "no such game")
+        # a game, table or invite that does not exist, or not for this token
+        return error_response(404, "not_found", "no such game or invite (or not for this token)")
 
     @app.exception_handler(Unavailable)
     async def _unavailable(_request: Request, exc: Unavailable) -> JSONResponse:

@@ -50,6 +50,7 @@ from .engines import MatchEngine, StandardEngine, TableEngine, replay_engine
 from .errors import BadRequest, Illegal, NotFound, Refused, Stale, Unavailable
 from .service_base import token_hash
 from .state import YOU, DealInfo
+from .text import valid_name
 from .variants import Match
 
 __all__ = ["TableService", "GameService", "NotFound", "BadRequest", "Illegal", "Stale",
@@ -90,21 +91,22 @@ def normalize_action(text: str) -> str:
 
 
 def checked_name(name: Any) -> str:
-    """A display name: 1 to 24 characters after stripping, no control or format characters
-    (Unicode categories C*: NUL, the bidirectional overrides such as U+202E) nor line or
-    paragraph separators.
+    """A display name: 1 to 24 characters after stripping, the rules of every name
+    (:func:`ginrummy.web.text.valid_name`: valid Unicode, no control, line or paragraph
+    separator, nor bidirectional formatting character such as U+202E; emoji and joiners are
+    names like others), and at least one visible character (a letter, digit, punctuation or
+    symbol: never only zero-width characters).
 
     :raises BadRequest: ``name`` (422) otherwise.
     """
     if not isinstance(name, str):
         raise BadRequest("name", "a display name is text")
-    n = name.strip()
-    if not 1 <= len(n) <= NAME_MAX:
-        raise BadRequest("name", f"a display name is 1 to {NAME_MAX} characters")
-    if any(unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zl", "Zp")
-           for c in n):
-        raise BadRequest("name", "a display name may not hold control or formatting "
-                                 "characters")
+    try:
+        n = valid_name(name, NAME_MAX)
+    except ValueError as e:
+        raise BadRequest("name", f"display name: {e}") from None
+    if not any(unicodedata.category(c)[0] in "LNPS" for c in n):
+        raise BadRequest("name", "a display name needs at least one visible character")
     return n
 
 
@@ -611,7 +613,9 @@ class TableService:
                     TURN_CLOCK_RANGE[0] <= turn_clock <= TURN_CLOCK_RANGE[1]):
                 raise BadRequest("turn_clock", "the turn clock is null or "
                                  f"{TURN_CLOCK_RANGE[0]} to {TURN_CLOCK_RANGE[1]} seconds")
-            creator_name = checked_name(name) if name is not None else "1"
+            if name is None:
+                raise BadRequest("name", "a table of people needs its creator's display name")
+            creator_name = checked_name(name)
             table_seats[0].name = creator_name
         game_id = secrets.token_urlsafe(16)
         token = secrets.token_urlsafe(32)
