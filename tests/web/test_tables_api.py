@@ -144,9 +144,13 @@ def test_a_table_of_people_needs_its_creators_name(client: TestClient) -> None:
     assert r.status_code == 422 and r.json()["detail"]["code"] == "name", r.text
 
 
-@pytest.mark.parametrize("name", ["\U0001f468\u200d\U0001f469\u200d\U0001f467",  # a family (ZWJ)
-                                  "\U0001f44b\U0001f3fd", "Zo\u00eb", "\u0928\u092e\u0938\u094d\u0924\u0947",
-                                  "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"])  # ZWNJ inside a word
+FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # three emoji joined by ZWJ
+WAVE = "\U0001f44b\U0001f3fd"  # an emoji with a skin tone
+NAMASTE = "\u0928\u092e\u0938\u094d\u0924\u0947"
+ZWNJ_WORD = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"  # ZWNJ inside a word
+
+
+@pytest.mark.parametrize("name", [FAMILY, WAVE, "Zo\u00eb", NAMASTE, ZWNJ_WORD])
 def test_emoji_and_joiners_are_names_like_others(client: TestClient, name: str) -> None:
     ann, code = new_table(client, [ME, OPEN], name=name)
     bo = join(client, code, name)
