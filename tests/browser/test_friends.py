@@ -451,8 +451,11 @@ def test_quick_messages_rematch_and_leave(new_context: Any, server: LiveServer) 
     assert ann.locator("#me-bubble.show.chat").inner_text() == "Good luck!"
     old_id = ann.evaluate("() => JSON.parse(localStorage.getItem('ginrummy.current')).game_id")
     _finish_game(ann, bo)
-    # the rematch: the creator's button; both pages move to the new table, same seats
+    # the rematch: the creator's button; the person who joined is told who can start it
     assert not bo.locator("[data-testid=rematch]").is_visible()
+    assert bo.inner_text("[data-testid=rematch-wait]") == "Menunggu Ann memulai main lagi…"
+    assert ann.locator("[data-testid=rematch]").is_visible()
+    assert not ann.locator("[data-testid=rematch-wait]").is_visible()
     with ann.expect_response(lambda r: r.url.endswith("/rematch")) as resp:
         ann.click("[data-testid=rematch]")
     assert resp.value.status == 201, resp.value.text()
@@ -466,6 +469,7 @@ def test_quick_messages_rematch_and_leave(new_context: Any, server: LiveServer) 
         p.wait_for_selector("[data-testid=result]", state="hidden")
         assert p.locator("[data-testid=hand] [data-card]").count() >= 10
     assert "Bo" in ann.inner_text("#opp-name") and "Ann" in bo.inner_text("#opp-name")
+    assert not bo.locator("[data-testid=rematch-wait]").is_visible()
     # leaving: Bo's page goes back to a new game; a computer plays his seat for Ann
     bo.once("dialog", lambda d: d.accept())
     with bo.expect_response(lambda r: r.url.endswith("/leave")) as resp:
