@@ -30,9 +30,19 @@ export function render() {
   renderFair();
   renderVariantBar($("vt-bar"), S.state, t);
   renderHint();
+  renderFooter();
   friends.renderSeats();
   friends.renderWaiting();
   friends.syncLive();
+}
+
+/** The footer's line: a table of people has no computer to play against (and may have a turn clock). */
+function renderFooter() {
+  const foot = $("foot-text");
+  const key = hasPeople(S.state) ? "app.footer_people" : "app.footer";
+  if (foot.dataset.i18n === key) return;
+  foot.dataset.i18n = key;
+  foot.textContent = t(key);
 }
 
 /** A table that names its players (a variant table, or people at it). */
