@@ -451,8 +451,15 @@ def test_quick_messages_rematch_and_leave(new_context: Any, server: LiveServer) 
     assert ann.locator("#me-bubble.show.chat").inner_text() == "Good luck!"
     old_id = ann.evaluate("() => JSON.parse(localStorage.getItem('ginrummy.current')).game_id")
     _finish_game(ann, bo)
-    # the rematch: the creator's button; both pages move to the new table, same seats
+    # the rematch: the creator's button; the person who joined is told who can start it
     assert not bo.locator("[data-testid=rematch]").is_visible()
+    assert bo.inner_text("[data-testid=rematch-wait]") == "Menunggu Ann memulai main lagi…"
+    assert ann.locator("[data-testid=rematch]").is_visible()
+    assert not ann.locator("[data-testid=rematch-wait]").is_visible()
+    # a table of people has its own footer line, in each person's language
+    assert ann.inner_text("[data-testid=foot-text]") == "Gin Rummy with friends. No ads, no coins."
+    assert bo.inner_text("[data-testid=foot-text]") == (
+        "Gin Rummy bersama teman. Tanpa iklan, tanpa koin.")
     with ann.expect_response(lambda r: r.url.endswith("/rematch")) as resp:
         ann.click("[data-testid=rematch]")
     assert resp.value.status == 201, resp.value.text()
@@ -466,6 +473,7 @@ def test_quick_messages_rematch_and_leave(new_context: Any, server: LiveServer) 
         p.wait_for_selector("[data-testid=result]", state="hidden")
         assert p.locator("[data-testid=hand] [data-card]").count() >= 10
     assert "Bo" in ann.inner_text("#opp-name") and "Ann" in bo.inner_text("#opp-name")
+    assert not bo.locator("[data-testid=rematch-wait]").is_visible()
     # leaving: Bo's page goes back to a new game; a computer plays his seat for Ann
     bo.once("dialog", lambda d: d.accept())
     with bo.expect_response(lambda r: r.url.endswith("/leave")) as resp:
@@ -473,6 +481,10 @@ def test_quick_messages_rematch_and_leave(new_context: Any, server: LiveServer) 
     assert resp.value.status == 200, resp.value.text()
     bo.wait_for_selector("#dlg-new[open]")
     assert bo.evaluate("() => localStorage.getItem('ginrummy.current')") is None
+    # back to the computer: today's footer line again
+    bo.wait_for_function(
+        "() => document.querySelector('[data-testid=foot-text]').dataset.i18n === 'app.footer'",
+        timeout=10_000)
     ann.wait_for_function(
         "() => document.querySelector(\"[data-testid=seats] .seat-chip[data-seat='1']\")"
         ".dataset.presence === 'left'", timeout=15_000)

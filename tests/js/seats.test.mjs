@@ -5,7 +5,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import {
   seatLayout, seatPositions, presence, canStart, seatsRequest, cleanName, inviteCode, rememberSeat, heldSeat,
-  forgetSeat, supersedes, withPresence, freshMessages, hasPeople, isWaiting, turnSeat, rematchOf, openSeats,
+  forgetSeat, supersedes, withPresence, freshMessages, hasPeople, isWaiting, turnSeat, rematchOf, openSeats, creatorName,
 } from "../../src/ginrummy/web/static/seats.js";
 import { backoff, sseParser, LiveConnection } from "../../src/ginrummy/web/static/live.js";
 
@@ -197,4 +197,13 @@ test("a refused token ends the live connection", async () => {
   await conn.start();
   assert.deepEqual(statuses, ["connecting", "closed"]);
   assert.equal(srv.calls.length, 1);
+});
+
+test("creatorName names the table's creator to the others only", () => {
+  const seats = [{ seat: 0, kind: "person", name: "Ann", creator: true }, { seat: 1, kind: "person", name: "Bo", you: true }];
+  assert.equal(creatorName({ you: 1, table: { creator: false }, seats }), "Ann");
+  assert.equal(creatorName({ you: 0, table: { creator: true }, seats: [{ ...seats[0], you: true }, { ...seats[1], you: false }] }), null);
+  assert.equal(creatorName({ you: 1, table: { creator: false }, seats: [{ ...seats[0], left: true }, seats[1]] }), null);
+  assert.equal(creatorName({ you: 1, table: { creator: false }, seats: [{ ...seats[0], name: " " }, seats[1]] }), null);
+  assert.equal(creatorName({}), null);
 });

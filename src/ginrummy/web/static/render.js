@@ -6,7 +6,7 @@ import { sortByRank, sortBySuit } from "./cards.js";
 import { cardName, reasonText, rulesSummary, resultHeadline, breakdownLabel, levelName, fieldLabel, choiceLabel, humanize } from "./i18n.js";
 import { uiPhase, findLegal, legalOfType, groupHand, tableFromState, scoreRows, meldsWithLayoffs, deadwoodOf, promptKey, hintText, hintNoneText, hintTarget } from "./model.js";
 import { $, el, cardEl, toast } from "./page.js";
-import { seatsOf, hasPeople, isWaiting, isCreator } from "./seats.js";
+import { seatsOf, hasPeople, isWaiting, isCreator, creatorName } from "./seats.js";
 import { isVariant, playerName, opponentOf, variantHeadline, renderVariantBar, renderVariantScore, variantResultLines, layoffNote, laidByText, rulesParts } from "./variants.js";
 import { S, announce, api, detailMessage, t } from "./session.js";
 import { onCardClick } from "./controls.js";
@@ -30,9 +30,19 @@ export function render() {
   renderFair();
   renderVariantBar($("vt-bar"), S.state, t);
   renderHint();
+  renderFooter();
   friends.renderSeats();
   friends.renderWaiting();
   friends.syncLive();
+}
+
+/** The footer's line: a table of people has no computer to play against (and may have a turn clock). */
+function renderFooter() {
+  const foot = $("foot-text");
+  const key = hasPeople(S.state) ? "app.footer_people" : "app.footer";
+  if (foot.dataset.i18n === key) return;
+  foot.dataset.i18n = key;
+  foot.textContent = t(key);
 }
 
 /** A table that names its players (a variant table, or people at it). */
@@ -382,6 +392,10 @@ function renderResult() {
   $("btn-next").disabled = !next || S.busy;
   const rematchable = over && hasPeople(st) && isCreator(st);
   $("btn-rematch").hidden = !rematchable;
+  // a person who joined cannot start the rematch: say who can (docs/tables.md)
+  const host = over && hasPeople(st) && !isCreator(st) ? creatorName(st) : null;
+  $("rematch-wait").hidden = !host;
+  $("rematch-wait").textContent = host ? t("friends.rematch_wait", { name: host }) : "";
   $("btn-again").hidden = !over;
   // step through this hand face up (the replay page reads the game's token from this browser)
   $("btn-replay").href = `/replay?game=${encodeURIComponent(st.game_id)}&hand=${st.hand_number}`;

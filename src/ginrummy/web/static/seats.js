@@ -32,6 +32,16 @@ export function isCreator(st) {
   return !!(st && st.table && st.table.creator);
 }
 
+/**
+ * The display name of the table's creator as another person sees it, or null when the state
+ * names no creator seat, the creator is this person, or the creator has left the table.
+ */
+export function creatorName(st) {
+  const c = seatsOf(st).find((s) => s.creator);
+  if (!c || c.you || c.left || isCreator(st)) return null;
+  return typeof c.name === "string" && c.name.trim() ? c.name : null;
+}
+
 /** The open seats (waiting for a person). */
 export const openSeats = (st) => seatsOf(st).filter((s) => s.kind === "open").map((s) => s.seat);
 
