@@ -291,8 +291,9 @@ class Person:
                 try:
                     await asyncio.wait_for(self.changed.wait(), timeout=1)
                 except TimeoutError:
-                    if time.monotonic() - idle_since > 30:
-                        self.run.errors["person with nothing to do for 30 s"] += 1
+                    if time.monotonic() - idle_since > 30 + 3 * self.args.think:
+                        self.run.errors["person with nothing to do (30 s + 3 think times)"] \
+                            += 1
                         r = await _send(self.run, "get", c, "GET", self.url, 200,
                                         headers=self.auth)
                         if r is not None:
@@ -300,7 +301,8 @@ class Person:
                         idle_since = time.monotonic()
                 continue
             idle_since = time.monotonic()
-            await asyncio.sleep(self.args.think * self.rng.uniform(0.5, 1.5))
+            think = self.args.think * self.rng.uniform(0.5, 1.5)
+            await asyncio.sleep(min(think, max(0.0, self.run.end - time.monotonic())))
             if time.monotonic() >= self.run.end:
                 return
             st = self.state
@@ -414,7 +416,7 @@ async def drive(bases: tuple[str, str], pids: tuple[int, int], pg: Postgres | No
     t0 = time.monotonic()
     run = Run(t0=t0, end=t0 + args.duration)
     tasks = [asyncio.create_task(table_loop(i, bases, run, args)) for i in range(args.tables)]
-    await asyncio.sleep(min(args.duration - 1, args.ramp + 3 * args.think))
+    await asyncio.sleep(min(args.duration - 1, args.ramp + min(10.0, 3 * args.think)))
     t_ramp = run.now()
     cpu_ramp = [_cpu(p) for p in pids]
     pg_ramp = pg.cpu() if pg else float("nan")
@@ -531,6 +533,11 @@ def report(args: argparse.Namespace, res: dict[str, Any], codes: list[int], argv
         "presence, table set-up)"
         + (f"; PostgreSQL {res['pg_cpu']:.1f} s ({res['pg_cpu'] * 1000 / max(1, n_act):.1f} ms"
            " per action)" if pg else ""),
+        f"- the same per person connected (a live stream open) and per second: servers "
+        f"{srv_cpu * 1000 / secs / (2 * args.tables):.2f} ms"
+        + (f", PostgreSQL {res['pg_cpu'] * 1000 / secs / (2 * args.tables):.2f} ms"
+           if pg else "") + (" (with no action at all: the cost of an open stream alone)"
+                             if not n_act else ""),
         f"- load client: {res['client_cpu']:.1f} s of CPU ({res['client_cpu'] / secs:.0%} of "
         f"one core); its event loop woke late by p50 {pct(res['lags'], 50):.1f} ms, p99 "
         f"{pct(res['lags'], 99):.1f} ms (that much of the latencies is the client's)",
