@@ -3,10 +3,11 @@
     .venv/bin/python benchmarks/load.py                       # 200 games, 60 s, writes results/
     .venv/bin/python benchmarks/load.py --games 50 --duration 15 --no-write
     .venv/bin/python benchmarks/load.py --profile /tmp/server.prof   # the server under cProfile
+    .venv/bin/python benchmarks/load.py --database-url postgresql+psycopg://u@127.0.0.1:5432/db
 
 It starts the real server itself (``python -m ginrummy.cli serve`` on 127.0.0.1, a free port, a
-temporary SQLite file, ``GINRUMMY_RATE_LIMITS=off`` so that one client address is not
-throttled), and stops it with SIGTERM at the end (it must exit with status 0).
+temporary SQLite file or ``--database-url``, ``GINRUMMY_RATE_LIMITS=off`` so that one client
+address is not throttled), and stops it with SIGTERM at the end (it must exit with status 0).
 
 Each of ``--games`` virtual players (asyncio + httpx, one connection each) plays a game at the
 default computer level like a quick person: it waits a think time (uniform, mean ``--think``
@@ -34,6 +35,7 @@ import datetime as dt
 import os
 import platform
 import random
+import re
 import shlex
 import signal
 import socket
@@ -205,14 +207,15 @@ def _proc_stat(pid: int) -> tuple[float, float]:
 
 
 class Server:
-    def __init__(self, db: Path, profile: str | None, log: Path, sync: str | None) -> None:
+    def __init__(self, db: Path, profile: str | None, log: Path, sync: str | None,
+                 url: str | None = None) -> None:
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         head = [sys.executable]
         if profile:
             head += ["-m", "cProfile", "-o", profile]
         self.cmd = [*head, "-m", "ginrummy.cli", "serve", "--host", "127.0.0.1", "--port",
-                    str(self.port), "--database-url", f"sqlite:///{db}", "--log-level",
+                    str(self.port), "--database-url", url or f"sqlite:///{db}", "--log-level",
                     "warning"]
         env = {**os.environ, "GINRUMMY_RATE_LIMITS": "off"}
         env.pop("GINRUMMY_DATABASE_URL", None)
@@ -422,8 +425,10 @@ def report(args: argparse.Namespace, res: dict[str, Any], exit_code: int, argv: 
         f"(default level: `{DEFAULT_LEVEL}`), {args.duration:.0f} s; think time uniform "
         f"{args.think * 0.5:g}-{args.think * 1.5:g} s (mean {args.think:g} s) before each "
         f"action; {args.reloads:.0%} of the actions preceded by a state reload; players "
-        f"started over {args.ramp:g} s; one server process (uvicorn), SQLite file in WAL mode "
-        f"with synchronous={args.sqlite_sync or 'FULL'}, rate limits off "
+        f"started over {args.ramp:g} s; one server process (uvicorn), "
+        + (f"PostgreSQL ({_db_name(args.database_url)})" if args.database_url else
+           f"SQLite file in WAL mode with synchronous={args.sqlite_sync or 'FULL'}")
+        + ", rate limits off "
         "(`GINRUMMY_RATE_LIMITS=off`).",
         "",
         f"## Steady state (after the ramp: {res['t_ramp']:.1f} s to {t_stop:.1f} s)",
@@ -461,6 +466,11 @@ def report(args: argparse.Namespace, res: dict[str, Any], exit_code: int, argv: 
         f"- server stopped with SIGTERM: exit status {exit_code}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _db_name(url: str) -> str:
+    """The URL without its password (for the report)."""
+    return re.sub(r"://([^:/@]+):[^@]*@", r"://\1:***@", url)
 
 
 def spy_summary(path: str, top: int = 30) -> None:
@@ -508,6 +518,8 @@ def main(argv: list[str] | None = None) -> int:
                     "during the steady part, collapsed stacks to FILE; prints a summary")
     ap.add_argument("--sqlite-sync", choices=["FULL", "NORMAL"], type=str.upper, default=None,
                     help="the server's GINRUMMY_SQLITE_SYNC (default: the server's, FULL)")
+    ap.add_argument("--database-url", default=None, help="the server's database instead of a "
+                    "temporary SQLite file (e.g. postgresql+psycopg://USER@127.0.0.1:PORT/DB)")
     ap.add_argument("--url", default=None, help="drive a server already running on loopback "
                     "(with GINRUMMY_RATE_LIMITS=off) instead of starting one")
     ap.add_argument("--pid", type=int, default=0, help="with --url: the server's process id")
@@ -533,7 +545,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         with tempfile.TemporaryDirectory(prefix="ginrummy-load-") as tmp:
             server = Server(Path(tmp) / "load.sqlite3", args.profile, Path(tmp) / "server.log",
-                            args.sqlite_sync)
+                            args.sqlite_sync, args.database_url)
             try:
                 server.wait_ready()
                 settled = server.wait_settled()
