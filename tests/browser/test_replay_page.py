@@ -34,22 +34,26 @@ def _move(state: dict[str, Any]) -> str:
     return str(legal[0]["action"])  # the fiftieth card (R-8.2): whatever is offered
 
 
-def finished_hand_with_marker(server: LiveServer, hands: int = 8) -> tuple[str, str, int, Any]:
+def finished_hand_with_marker(server: LiveServer, hands: int = 8,
+                              games: int = 5) -> tuple[str, str, int, Any]:
     """A game (played through the API) and the number of a finished hand with a marker:
-    ``(game_id, token, number, replay)``."""
-    created = server.api("POST", "/api/games", body={"level": "easy"})
-    gid, token, state = created["game_id"], created["token"], created["state"]
+    ``(game_id, token, number, replay)``. Games come from random deals, so a game may end
+    without a marked hand: then a new game is played, up to ``games`` of them."""
     last = None
-    for _ in range(hands * 60):
-        if state["phase"] in ("hand-over", "game-over"):
-            n = state["hand_number"]
-            last = server.api("GET", f"/api/games/{gid}/hands/{n}/replay", token)
-            if last["markers"] or state["phase"] == "game-over":
-                return gid, token, n, last
-        state = server.api("POST", f"/api/games/{gid}/actions", token,
-                           {"action": _move(state), "seq": state["seq"]})
-    assert last is not None
-    return gid, token, last["number"], last
+    for _game in range(games):
+        created = server.api("POST", "/api/games", body={"level": "easy"})
+        gid, token, state = created["game_id"], created["token"], created["state"]
+        for _ in range(hands * 60):
+            if state["phase"] in ("hand-over", "game-over"):
+                n = state["hand_number"]
+                last = server.api("GET", f"/api/games/{gid}/hands/{n}/replay", token)
+                if last["markers"]:
+                    return gid, token, n, last
+                if state["phase"] == "game-over":
+                    break
+            state = server.api("POST", f"/api/games/{gid}/actions", token,
+                               {"action": _move(state), "seq": state["seq"]})
+    raise AssertionError(f"no finished hand with a marker in {games} games")
 
 
 def open_replay(page: Any, server: LiveServer, gid: str, token: str, number: int | None,
