@@ -16,6 +16,7 @@ import { isVariant, playerName, variantHeadline, publicEventText, applyConstrain
 import { ANIMATED, DEFAULT_SETTINGS, KEY_CURRENT, KEY_SETTINGS, S, announce, api, detailMessage, motionOK, sleep, sound, store, t } from "./session.js";
 import { actorName, askHint, backEl, currentTable, fitHand, named, opponentSeat, render, renderActions, renderOpponent, renderPiles, renderStatus } from "./render.js";
 import { clickGin, clickPile, clickStock, clickType, onKey, onPointerDown, onPointerMove, onPointerUp, openKnock, renderHelpKeys, renderKnockDialog, sortHand, tryDiscard } from "./controls.js";
+import { openPile, renderLog, updateLog } from "./movelog.js";
 import { buildFields, buildNewGameForm, ensureMeta, focusPlay, levelId, onScoringChange, openNewGame, openStats, startGame, updatePresetNote } from "./dialogs.js";
 
 // ---------------------------------------------------------------- language
@@ -61,6 +62,7 @@ function adoptState(state) {
   const sameHand = prev && prev.game_id === state.game_id && prev.hand_number === state.hand_number;
   S.order = sameHand ? mergeOrder(S.order, state.hand || []) : [...(state.hand || [])];
   S.state = state;
+  updateLog(state);
   if (S.selected && (!S.order.includes(S.selected) || !["draw", "discard", "offer"].includes(state.phase))) S.selected = null;
   // The server places a card it has no saved position for in suit order; the page keeps it where
   // it appeared. Save the page's order then, so that a reload shows the hand exactly as it was.
@@ -69,7 +71,7 @@ function adoptState(state) {
 }
 
 /** One move in words: another seat's move by its name at a table of people. */
-function eventWords(e, state) {
+export function eventWords(e, state) {
   const you = state.you ?? 0;
   const other = e.seat !== null && e.seat !== undefined && e.seat !== you;
   if (other && hasPeople(state) && e.type !== "deal" && !["dead_hand", "hand_over", "game_over"].includes(e.type)) {
@@ -129,25 +131,30 @@ async function animateEvents(prev, state, evs) {
   const move = motionOK();
   S.animating = true;
   S.table = tableFromState(prev);
+  S.logUpTo = prev.seq ?? 0;  // the move log follows the animation
   adoptState(state);
   render();
   for (const ev of evs) {
     const opp = ev.seat !== you && ev.seat !== null && ev.seat !== undefined;
     if (!opp || !ANIMATED.has(ev.type)) {
       S.table = applyEvent(S.table, ev, you, state);
+      S.logUpTo = ev.seq ?? S.logUpTo;
       continue;
     }
     if (move) await animateOne(ev);
     else await sleep(ev.type === "pass" || ev.type === "knock" || ev.type === "gin" ? 350 : 180);
     S.table = applyEvent(S.table, ev, you, state);
+    S.logUpTo = ev.seq ?? S.logUpTo;
     renderOpponent();
     renderPiles();
+    renderLog();
     if (ev.type === "discard") sound("discard");
     else if (ev.type.startsWith("draw") || ev.type === "take") sound("draw");
   }
   if (move) await sleep(150);
   S.table = null;
   S.animating = false;
+  S.logUpTo = null;
   render();
 }
 
@@ -307,6 +314,7 @@ export function saveOrder() {
 function wire() {
   $("stock").addEventListener("click", clickStock);
   $("discard-pile").addEventListener("click", clickPile);
+  $("btn-pile").addEventListener("click", openPile);
   $("btn-take").addEventListener("click", () => clickType("take"));
   $("btn-pass").addEventListener("click", () => clickType("pass"));
   $("btn-discard").addEventListener("click", () => tryDiscard(S.selected));

@@ -283,3 +283,52 @@ export function hintTarget(hint) {
     default: return null;
   }
 }
+
+// ---------------------------------------------------------------- move log (public moves only)
+/**
+ * The move log of the deal in play, kept across answers that carry only the newest events
+ * (docs/api.md `events`): `log` is the previous `{hand, events, complete}` (or null) and `state`
+ * the new state. Events of the state's deal (`hand` = `state.hand_number`) are added once each,
+ * in `seq` order; a new deal (or another game) starts a new log. `complete` is true once the log holds the deal's
+ * `deal` event (else the page asks for the whole deal: `GET /api/games/{id}` without `since`).
+ */
+export function mergeMoveLog(log, state) {
+  const hand = state ? state.hand_number ?? null : null;
+  const game = state ? state.game_id ?? null : null;
+  const same = log && log.hand === hand && log.game === game;
+  const bySeq = new Map((same ? log.events : []).map((e) => [e.seq, e]));
+  for (const e of (state && state.events) || []) {
+    if (typeof e.seq !== "number") continue;
+    if ((e.hand ?? hand) !== hand) continue;
+    bySeq.set(e.seq, e);
+  }
+  const events = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+  return { game, hand, events, complete: events.length > 0 && events[0].type === "deal" };
+}
+
+/**
+ * An event as the move log shows it: public information only. A stock draw never names its card
+ * (not even the person's own: the log reads like the table, where a stock card is face down);
+ * every other card an event names was face up (docs/api.md: events never name a hidden card).
+ */
+export function publicLogEvent(ev) {
+  if (ev && ev.type === "draw_stock" && ev.card) {
+    const { card: _hidden, ...rest } = ev;
+    return rest;
+  }
+  return ev;
+}
+
+/** The log's entries worth a line: every move and the deal's end; `game_over` is said elsewhere. */
+export function logEntries(log) {
+  return ((log && log.events) || []).filter((e) => e.type !== "game_over").map(publicLogEvent);
+}
+
+/**
+ * The whole discard pile, bottom (oldest) first, for the pile's view: `[{card, top}]`; only the
+ * last is the top card (the one a draw takes).
+ */
+export function pileCards(pile) {
+  const cards = pile || [];
+  return cards.map((card, i) => ({ card, top: i === cards.length - 1 }));
+}

@@ -11,6 +11,7 @@ import { isVariant, playerName, opponentOf, variantHeadline, renderVariantBar, r
 import { S, announce, api, detailMessage, t } from "./session.js";
 import { onCardClick } from "./controls.js";
 import { friends, lostGame } from "./app.js";
+import { renderLog, renderPileButton } from "./movelog.js";
 
 // ---------------------------------------------------------------- cards
 export const backEl = (cls = "") => el("span", { class: `card back${cls ? " " + cls : ""}`, "aria-hidden": "true" });
@@ -30,6 +31,7 @@ export function render() {
   renderFair();
   renderVariantBar($("vt-bar"), S.state, t);
   renderHint();
+  renderLog();
   renderFooter();
   friends.renderSeats();
   friends.renderWaiting();
@@ -138,6 +140,7 @@ export function renderPiles() {
   pile.classList.toggle("live", canPile);
   pile.dataset.top = top || "";
   pile.setAttribute("aria-label", top ? t("table.pile_label", { card: cardName(top, t), n: cards.length }) + (canPile ? ". " + t("table.take_hint") : "") : t("table.pile_empty"));
+  renderPileButton();
 }
 
 export function renderStatus() {
