@@ -14,7 +14,7 @@ from test_hidden import _reshuffle_hidden
 
 from ginrummy.actions import ActionKind
 from ginrummy.bots import Context, make_bot
-from ginrummy.bots.hints import HINT_SEED, Hint, hint
+from ginrummy.bots.hints import HINT_SEED, Hint, hint, tie_agreeing
 from ginrummy.cards import CardSet, parse_card
 from ginrummy.hand import HandState, Phase
 from ginrummy.melds import best_discard_deadwood, evaluate_discards, min_deadwood
@@ -211,7 +211,8 @@ def test_the_hint_is_the_expert_players_move_with_the_fixed_seed(kernel_ready: N
             v = view_of(h, h.current)
             pts = (rng.randrange(100), rng.randrange(100))
             x = hint(v, pts, 100)
-            assert x.action == bot.choose(v, Context(random.Random(HINT_SEED), pts, 100))
+            chosen = bot.choose(v, Context(random.Random(HINT_SEED), pts, 100))
+            assert x.action == tie_agreeing(v, chosen)
             assert hint(v, pts, 100) == x  # the same view, the same hint
             checked += 1
             h.apply(make_bot("simple").choose(v, Context(rng)))
@@ -297,3 +298,64 @@ def test_the_fiftieth_card_r8_2(seed: int) -> None:
     else:
         assert got.reason in ("fiftieth_pass", "knock", "gin"), got
     assert got.reason not in ("only", "no_gain", "small_gain")
+
+
+# ------------------------------------------------------------- the tie with the extra card
+def _marked_extra(v: PlayerView) -> int:
+    """The card the table marks as the extra card of 11 (the web state's ``arrangement``: the
+    first of :func:`evaluate_discards`)."""
+    taken = None if v.taken_card is None else CardSet.of([v.taken_card])
+    return parse_card(evaluate_discards(v.hand, taken)[0].discard)
+
+
+def test_equal_deadwood_discards_hint_the_marked_card_r1_6() -> None:
+    """R-1.6, R-4.5: after the stock draw of JC, discarding QC or JC leaves 10 points of deadwood
+    either way (melds 2S3S4S, 7s, 9s): the search knocks with QC, the marker shows JC as the
+    extra card (equal value, then card order): the hint names JC, the marked card."""
+    h = deal("2S 3S 4S 7H 7D 7C 9S 9H 9D QC", "AS 2D 4C 6S 8S TH JD QD KH 3H", "5C", "JC")
+    play(h, ["pass", "pass", "draw stock"])
+    v = view_of(h, NON_DEALER)
+    hand = v.hand.mask
+    ties = [c for c in v.hand if min_deadwood(hand & ~(1 << c)) == best_discard_deadwood(hand)]
+    assert {parse_card("QC"), parse_card("JC")} <= set(ties)
+    x = hint(v)
+    assert x.kind is ActionKind.KNOCK and x.deadwood_after == 10
+    assert x.card == _marked_extra(v) == parse_card("JC")
+    assert x.value is not None and x.value_kind == "points"
+    # whatever card of equal deadwood the search picks, the hint gives the marked one
+    for c in ties:
+        for kind in (ActionKind.DISCARD, ActionKind.KNOCK, ActionKind.GIN):
+            a = next((a for a in v.legal if a.kind is kind and a.card == c), None)
+            if a is not None:
+                assert tie_agreeing(v, a).card == parse_card("JC")
+                assert tie_agreeing(v, a).kind is kind
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 40))
+def test_a_discard_hint_and_the_extra_card_marker_agree_on_a_tie(seed: int, steps: int) -> None:
+    """Any position holding 11: when the hint's discard (knock, gin) leaves the same deadwood
+    as the marked extra card, it is the marked card (a knock: when it shows the same deadwood
+    too); a discard of more deadwood (the search's choice, explained) keeps its own card."""
+    rng = random.Random(seed)
+    h = new_deal(RULE_VARIANTS["standard"], rng)
+    driver = make_bot("simple")
+    for _ in range(steps):
+        if h.is_over:
+            return
+        h.apply(driver.choose(view_of(h, h.current), Context(rng)))
+    if h.is_over:
+        return
+    v = view_of(h, h.current)
+    if len(v.hand) != 11:
+        return
+    x = hint(v)
+    if x.card is None or x.kind not in (ActionKind.DISCARD, ActionKind.KNOCK, ActionKind.GIN):
+        return
+    marked = _marked_extra(v)
+    hand = v.hand.mask
+    left = min_deadwood(hand & ~(1 << marked))
+    if min_deadwood(hand & ~(1 << x.card)) == left \
+            and any(a.kind is x.kind and a.card == marked for a in v.legal) \
+            and (x.kind is not ActionKind.KNOCK or x.deadwood_after == left):
+        assert x.card == marked

@@ -183,3 +183,53 @@ def test_hint_is_in_the_openapi_schema(client: TestClient) -> None:
     assert {"seq", "hint", "reason"} <= set(props)
     body = spec["components"]["schemas"]["HintBody"]["properties"]
     assert set(body) >= KEYS
+
+
+def _spare(state: dict[str, Any]) -> str | None:
+    """The card the hand marks as the extra card of 11: held, in no meld and not deadwood of
+    the state's arrangement (what model.js groupHand shows as "spare")."""
+    arr = state["arrangement"]
+    used = {c for m in arr["melds"] for c in m} | set(arr["deadwood"])
+    rest = [c for c in state["hand"] if c not in used]
+    return rest[0] if len(rest) == 1 else None
+
+
+def test_hint_and_extra_card_marker_agree_on_equal_deadwood(
+        new_table: Callable[..., Table]) -> None:
+    """Issue 13, item 6 (R-1.6): holding 11, when the hinted discard (knock, gin) leaves the
+    same deadwood as the card the hand marks as extra, the hint names the marked card. Games
+    are played until 4 such ties were seen (bounded)."""
+    from ginrummy.cards import CardSet
+    from ginrummy.melds import min_deadwood
+
+    rng = random.Random(13)
+    ties = 0
+    for _game in range(12):
+        t = new_table({"level": "easy", "rules": {"target": 500}})
+        for _step in range(120):
+            s = t.state
+            if s["phase"] == "game-over" or ties >= 4:
+                break
+            if s["phase"] == "discard" and len(s["hand"]) == 11:
+                spare = _spare(s)
+                h = get_hint(t).json()["hint"]
+                assert spare is not None
+                hand = CardSet.parse(" ".join(s["hand"])).mask
+
+                def after(card: str, hand: int = hand) -> int:
+                    return min_deadwood(hand & ~CardSet.parse(card).mask)
+
+                if h["card"] and h["kind"] in ("discard", "knock", "gin") \
+                        and h["card"] != s["taken_from_discard"]:
+                    if any(after(c) == after(spare) for c in s["hand"]
+                           if c != spare and c != s["taken_from_discard"]):
+                        ties += 1  # another card leaves the same deadwood as the marked one
+                    # a knock keeps a spread of its own only when it shows more deadwood
+                    same = after(h["card"]) == after(spare) and (
+                        h["kind"] != "knock" or h["deadwood_after"] == after(spare))
+                    if same:
+                        assert h["card"] == spare, (s["hand"], h, spare)
+            t.act(choose(s, rng))
+        if ties >= 4:
+            return
+    raise AssertionError(f"only {ties} positions with equal-deadwood discards in 12 games")

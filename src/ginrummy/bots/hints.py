@@ -1,7 +1,9 @@
 """Explained hints: the move a strong player would make now, and why, in numbers.
 
 :func:`hint` asks the ``expert`` level (:class:`~ginrummy.bots.expert.ExpertBot`, the strongest)
-for its move, with a fixed seed, so that one view always gives the same hint, and explains it
+for its move, with a fixed seed, so that one view always gives the same hint (among discards
+leaving the same deadwood: the card the hand's "extra card" marker shows, :func:`tie_agreeing`),
+and explains it
 with the exact meld functions of :mod:`ginrummy.melds` (R-1.5, R-1.6). It reads the person's
 :class:`~ginrummy.views.PlayerView` only, never a hidden card (DESIGN.md principle 6).
 
@@ -55,7 +57,8 @@ from .heuristic import (
 )
 from .knowledge import min_spreads, opponent_belief, read_view
 
-__all__ = ["Hint", "Alternative", "Comparison", "hint", "plain_move", "HINT_SEED", "HINT_LEVEL"]
+__all__ = ["Hint", "Alternative", "Comparison", "hint", "plain_move", "tie_agreeing", "HINT_SEED",
+           "HINT_LEVEL"]
 
 #: the level whose move is suggested.
 HINT_LEVEL = "expert"
@@ -275,9 +278,43 @@ def hint(view: PlayerView, hand_points: tuple[int, int] | None = None,
 
     ctx = Context(rng=random.Random(HINT_SEED), hand_points=hand_points, target=target)
     bot = make_bot(HINT_LEVEL)
-    action = bot.choose(view, ctx)
+    chosen = bot.choose(view, ctx)
+    action = tie_agreeing(view, chosen)
     h = _explain(view, action)
-    return replace(h, **_search_note(view, action, bot, hand_points))
+    note = _search_note(view, action, bot, hand_points)
+    if note["value"] is None and action is not chosen:  # the search priced its own card
+        own = _search_note(view, chosen, bot, hand_points)
+        note["value"], note["value_kind"] = own["value"], own["value_kind"]
+    return replace(h, **note)
+
+
+def tie_agreeing(view: PlayerView, action: Action) -> Action:
+    """``action`` (a discard, knock or gin of an 11-card hand), or the same kind of move with
+    the card the hand's "extra card" marker shows when both leave the same deadwood: one rule
+    for the tie, that of :func:`ginrummy.melds.evaluate_discards` (least deadwood, then the
+    higher value, then card order; R-1.6, R-3.6), which the web state's ``arrangement`` uses
+    too. A knock is changed only for one showing the same deadwood (R-4.5). Any other move is
+    returned as is.
+    """
+    if action.kind not in (ActionKind.DISCARD, ActionKind.KNOCK, ActionKind.GIN) \
+            or action.card is None or len(view.hand) != 11:
+        return action
+    taken = None if view.taken_card is None else CardSet.of([view.taken_card])
+    options = evaluate_discards(view.hand, taken)
+    if not options:
+        return action
+    spare = parse_card(options[0].discard)
+    hand = view.hand.mask
+    if spare == action.card \
+            or min_deadwood(hand & ~(1 << spare)) != min_deadwood(hand & ~(1 << action.card)):
+        return action
+    for a in view.legal:
+        if a.kind is action.kind and a.card == spare:
+            if a.kind is ActionKind.KNOCK \
+                    and _knock_deadwood(view, a) != _knock_deadwood(view, action):
+                continue
+            return a
+    return action
 
 
 def _explain(view: PlayerView, action: Action) -> Hint:
