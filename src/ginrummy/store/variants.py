@@ -59,6 +59,18 @@ class VariantStore:
             conn.execute(insert(game_tables).values(game_id=game_id, scoring=scoring,
                                                     created_at=time.time()))
 
+    def scorings(self, game_ids: list[str]) -> dict[str, str]:
+        """Game id -> scoring of those of ``game_ids`` that are not standard tables (one query
+        per 500 ids)."""
+        ids = [g for g in game_ids if storable_id(g)]
+        out: dict[str, str] = {}
+        with self.engine.connect() as conn:
+            for i in range(0, len(ids), 500):
+                rows = conn.execute(select(game_tables.c.game_id, game_tables.c.scoring)
+                                    .where(game_tables.c.game_id.in_(ids[i:i + 500]))).all()
+                out.update({str(r[0]): str(r[1]) for r in rows})
+        return out
+
     def scoring(self, game_id: str) -> str | None:
         """The game's scoring, or None (a standard game, or no such game)."""
         if not storable_id(game_id):

@@ -4,7 +4,7 @@
 import { levelName, fieldLabel, choiceLabel, presetName, humanize } from "./i18n.js";
 import { rulesOverrides } from "./model.js";
 import { $, el, toast } from "./page.js";
-import { fillScoring, presetForScoring, applyConstraints } from "./variants.js";
+import { fillScoring, presetForScoring, applyConstraints, scoringName } from "./variants.js";
 import { KEY_NEW, S, api, detailMessage, store, t } from "./session.js";
 import { friends, takeSeat } from "./app.js";
 
@@ -207,20 +207,34 @@ function statValue(key, v) {
   return String(v);
 }
 
+/** The results by difficulty or by variant: one row each, played / won / lost / won (%). */
+function resultsTable(key, groups) {
+  const name = (k) => (key === "by_level" ? levelName(k, t) : ["hollywood", "three_player", "partnership"].includes(k) ? scoringName(k, t) : presetName(k, t));
+  const head = el("thead", {}, el("tr", {}, el("th", { scope: "col", text: key === "by_level" ? t("new.level") : t("stats.by_variant") }),
+    ...["col_played", "col_won", "col_lost", "col_rate"].map((c) => el("th", { scope: "col", class: "n", text: t(`stats.${c}`) }))));
+  const rows = Object.entries(groups).map(([k, g]) => el("tr", { "data-key": k },
+    el("th", { scope: "row", text: name(k) }),
+    el("td", { class: "n", text: statValue("played", g.played) }), el("td", { class: "n", text: statValue("won", g.won) }),
+    el("td", { class: "n", text: statValue("lost", g.lost) }), el("td", { class: "n", text: statValue("win_rate", g.win_rate) })));
+  return el("table", { class: "stats-table by", "data-testid": `stats-${key}` }, head, el("tbody", {}, rows));
+}
+
 function statsTable(data) {
   if (!data || typeof data !== "object") return el("p", { text: String(data ?? "") });
   const rows = [];
   const nested = [];
   for (const [k, v] of Object.entries(data)) {
     if (v && typeof v === "object" && !Array.isArray(v) && !("length" in v)) nested.push([k, v]);
-    else rows.push(el("tr", {}, el("th", { scope: "row", text: t(`stats.${k}`, null, humanize(k)) }), el("td", { class: "n", text: statValue(k, v) })));
+    else rows.push(el("tr", { "data-key": k }, el("th", { scope: "row", text: t(`stats.${k}`, null, humanize(k)) }), el("td", { class: "n", text: statValue(k, v) })));
   }
   const frag = el("div", {});
   if (rows.length) frag.append(el("table", { class: "stats-table" }, el("tbody", {}, rows)));
   else if (!nested.length) frag.append(el("p", { text: t("stats.none") }));
   for (const [k, v] of nested) {
+    if (!Object.keys(v).length) continue;
     const title = t(`stats.${k}`, null, t(`level.${k}`, null, humanize(k)));
-    frag.append(el("h3", { text: title }), statsTable(v));
+    const byTable = (k === "by_level" || k === "by_variant") && Object.values(v).every((g) => g && typeof g === "object" && "played" in g);
+    frag.append(el("h3", { text: title }), byTable ? resultsTable(k, v) : statsTable(v));
   }
   return frag;
 }
