@@ -125,6 +125,10 @@ def test_every_documented_code_is_produced(make_client: Callable[..., TestClient
     assert client.post(f"{table}/start", headers=ann).status_code == 200
     note(client.post(f"/api/invites/{code}/join", json={"name": "Di"}))             # started
     note(client.post(f"{table}/start", headers=ann))                                # not_waiting
+    note(client.post(f"{table}/resign", headers=ann))                               # people
+    gone = Table(client, {"level": "easy"})
+    assert client.post(f"/api/games/{gone.id}/resign", headers=gone.headers).status_code == 200
+    note(client.post(f"/api/games/{gone.id}/resign", headers=gone.headers))       # game_over
     limited = make_client(rate_limits=RateLimits(creates=1, requests=None))
     limited.post("/api/games", json={})
     note(limited.post("/api/games", json={}))                     # rate_limited

@@ -58,9 +58,9 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["Store", "GameRow", "DealRow", "default_database_url", "SCHEMA_VERSION", "SYNC_MODES",
-           "sqlite_sync_mode", "create_schema", "storable_id", "SchemaError", "LIVE_CHANNEL",
-           "DEFAULT_POOL_SIZE"]
+__all__ = ["Store", "GameRow", "DealRow", "FINISHED", "default_database_url", "SCHEMA_VERSION",
+           "SYNC_MODES", "sqlite_sync_mode", "create_schema", "storable_id", "SchemaError",
+           "LIVE_CHANNEL", "DEFAULT_POOL_SIZE"]
 
 log = logging.getLogger("ginrummy.store")
 
@@ -69,6 +69,9 @@ log = logging.getLogger("ginrummy.store")
 #: each action of a partnership with people at both tables) and the tables of
 #: :mod:`ginrummy.store.tables`.
 SCHEMA_VERSION = 2
+#: the ``games.status`` values of a finished game: over by the score, or resigned (given up by
+#: its person: a lost game, docs/api.md "Resigning").
+FINISHED = ("over", "resigned")
 #: the PostgreSQL channel of committed game changes; payload ``"<game_id>:<seq>"``.
 LIVE_CHANNEL = "ginrummy_live"
 #: connections kept open to PostgreSQL by one process when no size is given (web/app.py passes
@@ -109,7 +112,7 @@ games = Table(
     Column("last_action", Text),
     Column("last_action_seq", Integer),
     Column("hand_order", Text),
-    Column("status", String(16), nullable=False),  # playing | over
+    Column("status", String(16), nullable=False),  # waiting | playing | over | resigned
     Column("winner", Integer),
     Column("margin", Integer),
     Column("created_at", Float, nullable=False),

@@ -28,7 +28,7 @@ from sqlalchemy import Engine, Index, MetaData, Table, and_, delete, inspect, or
 from sqlalchemy.schema import CreateIndex
 from sqlalchemy.sql.elements import ColumnElement
 
-from .db import games
+from .db import FINISHED, games
 from .sheets import sheet_hands, sheets
 
 __all__ = ["Retention", "Swept", "sweep", "prepare", "DAY"]
@@ -98,10 +98,10 @@ def _game_rule(policy: Retention, now: float) -> ColumnElement[bool] | None:
     parts = []
     if policy.idle_days is not None:
         parts.append(and_(games.c.updated_at < now - policy.idle_days * DAY,
-                          games.c.status != "over"))
+                          games.c.status.notin_(FINISHED)))
     if policy.record_days is not None:
         parts.append(and_(games.c.updated_at < now - policy.record_days * DAY,
-                          games.c.status == "over"))
+                          games.c.status.in_(FINISHED)))
     return or_(*parts) if parts else None
 
 

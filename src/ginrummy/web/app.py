@@ -486,6 +486,15 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         state, _duplicate = service.act(game_id, _bearer(authorization), body.action, body.seq)
         return JSONResponse(state)
 
+    @app.post("/api/games/{game_id}/resign", response_model=dict[str, Any], responses={
+        **_documented(404, 422, 429),
+        409: {"model": ErrorOut, "description": "the game is over (game_over) or has people "
+                                                 "at it (people: leave the table instead)"}})
+    def resign(game_id: str, authorization: str | None = Header(default=None)) -> Response:
+        """Give up the game in play against the computer: it is over and counts as lost
+        (docs/api.md)."""
+        return JSONResponse(service.resign(game_id, _bearer(authorization)))
+
     @app.put("/api/games/{game_id}/order", responses=_documented(404, 413, 422, 429))
     def put_order(game_id: str, body: OrderIn,
                   authorization: str | None = Header(default=None)) -> dict[str, Any]:

@@ -75,6 +75,8 @@ NAME_MAX = 24
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 _CODE_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 _KINDS = ("person", "computer", "open")
+#: ``games.status`` of a game its person gave up (a lost game; docs/api.md "Resigning").
+RESIGNED = "resigned"
 
 
 def _where(exc: BaseException) -> str:
@@ -453,7 +455,7 @@ class TableService:
         a person who left, or a turn clock run out: that seat's turn is played by a computer
         at the table's level), and save."""
         engine = loaded.engine
-        if engine is None:
+        if engine is None or loaded.row.status == RESIGNED:
             return loaded
         table = seated.table
         expired = self._expired(loaded, table)
@@ -552,6 +554,8 @@ class TableService:
             st = loaded.engine.state(seated.seat, since, game_id=row.id, deals=loaded.deals,
                                      level=row.level, preset=row.preset,
                                      hand_order=self._hand_order(loaded, seated))
+            if row.status == RESIGNED:
+                _as_resigned(st, seated.seat)
         if seated.table is not None:
             status_json = self._table_json(loaded, seated)
             st["table"] = {**(st.get("table") or {}), **status_json}
@@ -719,6 +723,9 @@ class TableService:
             engine = loaded.engine
             if engine is None:
                 raise Illegal("the table has not started yet", "waiting")
+            if loaded.row.status == RESIGNED:
+                raise Illegal("the game is over: it was resigned; start a new game",
+                              "game_over")
             if seq != loaded.seq:
                 # the game read with its deals may be newer than ``row`` (another process saved
                 # in between): perhaps by this very action
@@ -802,7 +809,7 @@ class TableService:
             engine = loaded.engine
             if engine is None:
                 return {"seq": seq, "hint": None, "reason": "waiting"}
-            if engine.result() is not None:
+            if engine.result() is not None or loaded.row.status == RESIGNED:
                 return {"seq": seq, "hint": None, "reason": "game_over"}
             try:
                 hand, index = engine.seat_hand(seated.seat)
@@ -834,6 +841,38 @@ class TableService:
             self.store.set_hand_order(game_id, order)
             seated.row.hand_order = order
             loaded.row.hand_order = order
+
+    def resign(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """Give up the game in play of a person playing the computer: the game is over and
+        counts as lost (``status`` ``"resigned"``; RULES.md has no resignation, so no points
+        are scored and the deal in play is abandoned, never revealed). Returns the seat's
+        state, as every later read gives it (docs/api.md "Resigning").
+
+        :raises NotFound: unknown game or no seat's token.
+        :raises Unavailable: 409 ``people`` at a table of people (they leave it instead);
+            409 ``game_over`` when the game is over or resigned already. Nothing changes.
+        """
+        with self._lock(game_id):
+            seated = self._authorize(game_id, token)
+            if seated.table is not None:
+                raise Unavailable(409, "people", "a table of people is not resigned: leave "
+                                                 "it (a computer takes your seat)")
+            loaded = self._load(seated.row)
+            row = loaded.row
+            if row.status != "playing" or loaded.engine is None \
+                    or loaded.engine.result() is not None:
+                raise Unavailable(409, "game_over", "the game is over already")
+            changes = {"status": RESIGNED, "winner": None, "margin": None,
+                       "finished_at": time.time()}
+            current = self.store.save_checked(row.id, row.seq, changes, [])
+            if current is not None:  # another request moved the game meanwhile
+                self._cache_drop(row.id)
+                raise Stale(self._state(self._load(current), seated, row.seq), current)
+            for k, v in changes.items():
+                setattr(row, k, v)
+            self._cache_put(loaded)
+            log.info("game %s: resigned by seat %s", row.id, seated.seat)
+            return self._state(loaded, seated, None)
 
     def record(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The fairness record: every finished deal with deck, salt, commitment and actions;
@@ -878,6 +917,14 @@ class TableService:
         results = self.store.player_results(player_id) if player_id else []
         scorings = self.vstore.scorings([g.id for g in games]) if games else {}
         return player_stats(games, results, scorings, YOU)
+
+
+def _as_resigned(st: dict[str, Any], seat: int) -> None:
+    """A state of a resigned game (docs/api.md "Resigning"): over, nothing to do."""
+    over = {"allowed": False, "reason": {"code": "hand_over"}}
+    st.update(phase="game-over", turn=None, legal=[], knock=over,
+              gin={"allowed": False, "reason": {"code": "hand_over"}},
+              resigned={"seat": seat})
 
 
 def _without_level(table: TableRow, seat: int) -> TableRow:

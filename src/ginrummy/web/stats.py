@@ -14,11 +14,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..store import GameRow
+from ..store.db import FINISHED
 
 __all__ = ["FINISHED", "player_stats", "variant_of"]
-
-#: the game statuses of a finished game (a resigned game is a lost one).
-FINISHED = ("over", "resigned")
 
 
 def variant_of(game: GameRow, scoring: str | None) -> str:
