@@ -168,6 +168,10 @@ def new_game(page: Any, base: str, *, target: int | None = None, level: str | No
         page.goto(base + "/")
     elif not dialog_open:
         page.click("[data-testid=new-game]")
+        # a game in play: the page asks first (issue 13, item 5); keep that game for later
+        page.wait_for_selector("#dlg-new[open], #dlg-leave[open]")
+        if page.locator("#dlg-leave[open]").count():
+            page.click("[data-testid=leave-later]")
     page.wait_for_selector("#dlg-new[open] [data-testid=start-game]")
     if level:
         page.select_option("#new-level", level)

@@ -17,6 +17,7 @@ import { ANIMATED, DEFAULT_SETTINGS, KEY_CURRENT, KEY_SETTINGS, S, announce, api
 import { actorName, askHint, backEl, currentTable, fitHand, named, opponentSeat, render, renderActions, renderOpponent, renderPiles, renderStatus } from "./render.js";
 import { clickGin, clickPile, clickStock, clickType, onKey, onPointerDown, onPointerMove, onPointerUp, openKnock, renderHelpKeys, renderKnockDialog, sortHand, tryDiscard } from "./controls.js";
 import { openPile, renderLog, updateLog } from "./movelog.js";
+import { askNewGame, dropGame, keepGame, wireGames } from "./games.js";
 import { buildFields, buildNewGameForm, ensureMeta, focusPlay, levelId, onScoringChange, openNewGame, openStats, startGame, updatePresetNote } from "./dialogs.js";
 
 // ---------------------------------------------------------------- language
@@ -98,7 +99,7 @@ function announcement(evs, state) {
  * Show a state from the server (an action's answer, a poll, a live message), in the order they
  * come and never one older than the state shown (seats.supersedes).
  */
-function deliver(state, opts = {}) {
+export function deliver(state, opts = {}) {
   S.chain = S.chain.then(() => (supersedes(S.state, state) ? receive(state, opts) : null)).catch(() => {});
   return S.chain;
 }
@@ -118,6 +119,7 @@ async function receive(state, { animate = true } = {}) {
     render();
   }
   announce(announcement(evs, state));
+  if (state.phase === "game-over" && S.game && S.game.game_id === state.game_id) dropGame(state.game_id);
   if (state.phase === "hand-over" || state.phase === "game-over") {
     if (state.result && prev && prev.phase !== state.phase) sound(["gin", "big_gin"].includes(state.result.kind) ? "gin" : "knock");
   }
@@ -263,7 +265,7 @@ async function refresh() {
 }
 
 export function lostGame() {
-  if (S.game) friends.dropSeat(S.game.game_id);
+  if (S.game) { friends.dropSeat(S.game.game_id); dropGame(S.game.game_id); }
   forgetGame();
   toast(t("error.lost"));
 }
@@ -288,6 +290,7 @@ export function takeSeat(game, state) {
   clearTimeout(S.pollTimer);
   S.game = { game_id: game.game_id, token: game.token };
   store.set(KEY_CURRENT, S.game);
+  if (state && state.phase !== "game-over") keepGame(S.game);
   S.state = null;
   S.selected = null;
   S.hint = null;
@@ -323,7 +326,8 @@ function wire() {
   $("btn-big-gin").addEventListener("click", () => { sound("gin"); clickType("big_gin"); });
   $("btn-next").addEventListener("click", () => clickType("next_hand"));
   $("btn-again").addEventListener("click", openNewGame);
-  $("btn-new").addEventListener("click", openNewGame);
+  $("btn-new").addEventListener("click", askNewGame);
+  wireGames();
   $("btn-sort-rank").addEventListener("click", () => sortHand("rank"));
   $("btn-sort-suit").addEventListener("click", () => sortHand("suit"));
   $("btn-hint").addEventListener("click", askHint);
@@ -389,6 +393,8 @@ async function boot() {
       const r = await api("GET", `/api/games/${saved.game_id}`);
       S.loading = false;
       if (r.ok) {
+        if (r.data.phase === "game-over") dropGame(saved.game_id);
+        else keepGame(saved);
         adoptState(r.data);
         S.lastSeq = r.data.seq ?? 0;
         render();

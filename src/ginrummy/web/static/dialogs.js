@@ -7,6 +7,7 @@ import { $, el, toast } from "./page.js";
 import { fillScoring, presetForScoring, applyConstraints, scoringName } from "./variants.js";
 import { KEY_NEW, S, api, detailMessage, store, t } from "./session.js";
 import { friends, takeSeat } from "./app.js";
+import { renderResumeList } from "./games.js";
 
 // ---------------------------------------------------------------- new game dialog
 export async function ensureMeta() {
@@ -20,6 +21,7 @@ export async function ensureMeta() {
 export async function openNewGame() {
   try { await ensureMeta(); } catch { toast(t("error.network")); return; }
   buildNewGameForm(true);
+  renderResumeList();
   $("new-cancel").hidden = !S.state;
   $("new-error").hidden = true;
   const dlg = $("dlg-new");

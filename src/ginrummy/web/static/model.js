@@ -332,3 +332,29 @@ export function pileCards(pile) {
   const cards = pile || [];
   return cards.map((card, i) => ({ card, top: i === cards.length - 1 }));
 }
+
+// ---------------------------------------------------------------- the browser's games in progress
+/** How many games in progress a browser remembers (the oldest are forgotten first). */
+export const GAMES_KEPT = 20;
+
+/**
+ * The list of the browser's games (`[{game_id, token, at}]`, newest first) with `entry`
+ * ({game_id, token}) remembered at time `now` (ms): moved to the front if known, at most
+ * `GAMES_KEPT` kept. Entries without an id or token are dropped; the list given is not changed.
+ */
+export function rememberGame(list, entry, now = Date.now(), max = GAMES_KEPT) {
+  const ok = (e) => e && typeof e.game_id === "string" && e.game_id && typeof e.token === "string" && e.token;
+  const rest = (Array.isArray(list) ? list : []).filter((e) => ok(e) && e.game_id !== entry.game_id);
+  if (!ok(entry)) return rest.slice(0, max);
+  return [{ game_id: entry.game_id, token: entry.token, at: now }, ...rest].slice(0, max);
+}
+
+/** The list without game `gameId`. */
+export function forgetGameEntry(list, gameId) {
+  return (Array.isArray(list) ? list : []).filter((e) => e && e.game_id !== gameId);
+}
+
+/** Whether leaving the game of `state` for a new one needs asking: a deal or a game still in play. */
+export function gameInPlay(state) {
+  return !!state && !["game-over", "waiting"].includes(state.phase) && !state.resigned;
+}

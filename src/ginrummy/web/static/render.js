@@ -317,11 +317,13 @@ const w0 = (f) => f.winner === 0;
 function renderResult() {
   const st = S.state;
   const panel = $("result");
-  const show = !!(st && st.result && (st.phase === "hand-over" || st.phase === "game-over") && !S.animating);
+  const resigned = !!(st && st.resigned && st.phase === "game-over");
+  const show = !!(st && (st.result || resigned) && (st.phase === "hand-over" || st.phase === "game-over") && !S.animating);
   const wasHidden = panel.hidden;
   panel.hidden = !show;
   $("table").classList.toggle("has-result", show);
   if (!show) return;
+  if (resigned) { renderResigned(wasHidden); return; }
   const res = st.result;
   const you = st.you ?? 0;
   const over = st.phase === "game-over";
@@ -401,9 +403,23 @@ function renderResult() {
   $("rematch-wait").textContent = host ? t("friends.rematch_wait", { name: host }) : "";
   $("btn-again").hidden = !over;
   // step through this hand face up (the replay page reads the game's token from this browser)
+  $("btn-replay").hidden = false;
   $("btn-replay").href = `/replay?game=${encodeURIComponent(st.game_id)}&hand=${st.hand_number}`;
   renderReveal(st.fairness && st.fairness.revealed);
   if (wasHidden) requestAnimationFrame(() => panel.focus({ preventScroll: false }));
+}
+
+/** The result panel of a game the person resigned (docs/api.md, resign): lost, nothing to show but a new game. */
+function renderResigned(wasHidden) {
+  $("result-h").textContent = t("game.resigned");
+  $("result-sub").textContent = "";
+  $("result-hands").replaceChildren();
+  $("breakdown").replaceChildren();
+  $("breakdown").hidden = true;
+  for (const id of ["btn-next", "btn-rematch", "rematch-wait", "btn-replay"]) $(id).hidden = true;
+  $("btn-again").hidden = false;
+  renderReveal(null);
+  if (wasHidden) requestAnimationFrame(() => $("result").focus({ preventScroll: false }));
 }
 
 const REVEAL_ORDER = ["hand", "deal", "table", "deck", "salt", "commitment"];
