@@ -10,7 +10,7 @@ applied it before dying (it then answers ``duplicate``) or applies it now; never
 The database must pass SQLite's integrity check, every finished game's record must verify, and
 the server's log must show no traceback and no token.
 
-Bounded: about a minute at most; every loop has a count and a deadline.
+Bounded: every loop has a count and a deadline (3 minutes, for a loaded machine; ~40 s quiet).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from ginrummy.fairness import replay_check
 
 GAMES = 6
 KILLS = 5
-DEADLINE = 75.0  # seconds for the whole test
+DEADLINE = 180.0  # seconds for the whole test: a bound, not a goal (quiet: ~40 s)
 
 
 def _free_port() -> int:
