@@ -137,3 +137,22 @@ def test_the_running_server_sweeps_by_itself(db_url: str, engine: sa.Engine,
         time.sleep(0.3)  # several sweeps more
         assert c.get(f"/api/games/{fresh}", headers=fh).status_code == 200
 
+
+
+def test_a_resigned_game_is_kept_as_a_finished_record(client: TestClient,
+                                                      engine: sa.Engine) -> None:
+    """A resigned game (docs/api.md "Resigning") is finished: its record is kept as long as a
+    game that ended by the score (not swept as an idle game in play)."""
+    gid, h = _game(client)
+    assert client.post(f"/api/games/{gid}/resign", headers=h).status_code == 200
+    with engine.begin() as c:
+        c.execute(sa.text("UPDATE games SET updated_at = :t WHERE id = :i"),
+                  {"t": NOW - 200 * DAY, "i": gid})
+    store = client.app.state.store  # type: ignore[attr-defined]
+    assert sweep(store.engine, Retention(90, 365), now=NOW) == Swept(0, 0)
+    assert client.get(f"/api/games/{gid}", headers=h).json()["resigned"] == {"seat": 0}
+    with engine.begin() as c:
+        c.execute(sa.text("UPDATE games SET updated_at = :t WHERE id = :i"),
+                  {"t": NOW - 366 * DAY, "i": gid})
+    assert sweep(store.engine, Retention(90, 365), now=NOW) == Swept(games=1, sheets=0)
+    assert client.get(f"/api/games/{gid}", headers=h).status_code == 404
