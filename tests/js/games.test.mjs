@@ -1,7 +1,10 @@
-// Unit tests of the browser's list of games in progress (model.js; run: node --test tests/js/).
+// Unit tests of the browser's list of games in progress and of the knock / gin previews on a tie
+// (model.js; run: node --test tests/js/).
 import test from "node:test";
 import assert from "node:assert/strict";
-import { rememberGame, forgetGameEntry, gameInPlay, GAMES_KEPT } from "../../src/ginrummy/web/static/model.js";
+import {
+  rememberGame, forgetGameEntry, gameInPlay, GAMES_KEPT, chooseKnock, chooseGin, extraCard,
+} from "../../src/ginrummy/web/static/model.js";
 
 test("a game remembered goes first, once; bad entries are dropped; at most GAMES_KEPT", () => {
   let list = rememberGame([], { game_id: "a", token: "ta" }, 1);
@@ -30,4 +33,25 @@ test("leaving asks first while a game is in play, not once it is over or resigne
   assert.equal(gameInPlay({ phase: "waiting" }), false);
   assert.equal(gameInPlay({ phase: "game-over", resigned: { seat: 0 } }), false);
   assert.equal(gameInPlay(null), false);
+});
+
+test("on a tie the knock and gin previews take the hand's extra card, like the hint", () => {
+  // 11 cards: 3S4S5S, 7s, 9s; QC and JC leave 10 each; the server left JC out (the extra card)
+  const hand = ["3S", "4S", "5S", "7H", "7D", "7C", "9S", "9H", "9D", "QC", "JC"];
+  const arrangement = { melds: [["3S", "4S", "5S"], ["7H", "7D", "7C"], ["9S", "9H", "9D"]], deadwood: ["QC"], deadwood_points: 10 };
+  const legal = [
+    { action: "knock QC", type: "knock", card: "QC", deadwood_points: 10 },
+    { action: "knock JC", type: "knock", card: "JC", deadwood_points: 10 },
+    { action: "knock 3S", type: "knock", card: "3S", deadwood_points: 10 },
+  ];
+  const st = { hand, arrangement, legal };
+  assert.equal(extraCard(st), "JC");
+  assert.equal(chooseKnock(st, null).card, "JC");
+  assert.equal(chooseKnock(st, "QC").card, "QC");  // the selected card still wins
+  // without an extra card among them: least deadwood, then the higher discard
+  assert.equal(chooseKnock({ hand, arrangement: { ...arrangement, deadwood: ["QC", "JC"] }, legal }, null).card, "QC");
+  const gins = { hand, arrangement, legal: [{ action: "gin QC", type: "gin", card: "QC" }, { action: "gin JC", type: "gin", card: "JC" }] };
+  assert.equal(chooseGin(gins, null).card, "JC");
+  assert.equal(extraCard({ hand: ["3S"], arrangement: { melds: [], deadwood: ["3S"] } }), null);
+  assert.equal(extraCard(null), null);
 });

@@ -27,21 +27,41 @@ export function legalOfType(state, type) {
 }
 
 /**
- * The knock to preview: the selected card's knock when it has one, else the best knock
- * (least deadwood; ties: the higher discard, then the first listed).
+ * The card the hand shows apart as the extra card of 11: the one held card in no meld and not
+ * deadwood of the state's arrangement (the server leaves out the discard of least deadwood,
+ * ties: the higher value, then card order; the hint names the same card on a tie), or null.
+ */
+export function extraCard(state) {
+  const arr = state && state.arrangement;
+  if (!arr || !Array.isArray(arr.deadwood)) return null;
+  const used = new Set([...(arr.melds || []).flat(), ...arr.deadwood]);
+  const rest = ((state && state.hand) || []).filter((c) => !used.has(c));
+  return rest.length === 1 ? rest[0] : null;
+}
+
+/**
+ * The knock to preview: the selected card's knock when it has one, else the best knock (least
+ * deadwood; ties: the hand's extra card, then the higher discard, then the first listed).
  */
 export function chooseKnock(state, selected) {
   const knocks = legalOfType(state, "knock");
   if (!knocks.length) return null;
   const mine = selected ? knocks.find((k) => k.card === selected) : null;
   if (mine) return mine;
-  return [...knocks].sort((a, b) => (a.deadwood_points ?? 99) - (b.deadwood_points ?? 99))[0];
+  const extra = extraCard(state);
+  const key = (k) => [k.deadwood_points ?? 99, k.card === extra ? 0 : 1, -sumPoints([k.card])];
+  return [...knocks].sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  })[0];
 }
 
-/** The gin action for the selected card when it has one, else the first gin action. */
+/** The gin action for the selected card when it has one, else the hand's extra card's, else the first. */
 export function chooseGin(state, selected) {
   const gins = legalOfType(state, "gin");
-  return gins.find((g) => g.card === selected) || gins[0] || null;
+  const extra = extraCard(state);
+  return gins.find((g) => g.card === selected) || gins.find((g) => g.card === extra) || gins[0] || null;
 }
 
 /**
