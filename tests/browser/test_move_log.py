@@ -110,8 +110,12 @@ def test_whole_discard_pile_by_keyboard(page: Any, server: LiveServer) -> None:
     shown = page.locator("#pile-list li").evaluate_all("els => els.map(e => e.dataset.card)")
     assert shown == pile  # every card, bottom first
     assert page.locator("#pile-list li.top").get_attribute("data-card") == pile[-1]
+    # who put each card there (the log of the deal is complete): the top card's, from the events
+    put = [e for e in st["events"] if e["type"] == "discard" and e.get("card") == pile[-1]]
+    who = "upcard" if not put else ("You" if put[-1]["seat"] == 0 else "Computer")
     assert page.locator("#pile-list li.top [role=img]").get_attribute("aria-label") \
-        == f"{card_name(pile[-1])}, top"
+        == f"{card_name(pile[-1])}, {who}, top"
+    assert page.locator("#pile-list li .pile-by").count() == len(pile)
     assert page.get_by_test_id("pile-dialog").inner_text().count(
         f"{len(pile)} cards, from the bottom up") == 1
     page.keyboard.press("Escape")

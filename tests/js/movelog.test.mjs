@@ -45,7 +45,21 @@ test("the log is public: a stock draw never names its card, face-up cards are ke
 
 test("the pile's view lists every card bottom first, the last one marked as the top", () => {
   assert.deepEqual(pileCards(["2C", "9D", "QS"]), [
-    { card: "2C", top: false }, { card: "9D", top: false }, { card: "QS", top: true }]);
+    { card: "2C", top: false, by: null }, { card: "9D", top: false, by: null }, { card: "QS", top: true, by: null }]);
   assert.deepEqual(pileCards([]), []);
   assert.deepEqual(pileCards(undefined), []);
+});
+
+test("the pile's view says who put each card there, from a complete log only", () => {
+  const log = mergeMoveLog(null, state([deal(1), ev(2, "pass", 0), ev(3, "take", 1, "9D"), ev(4, "discard", 1, "2C"),
+    ev(5, "draw_stock", 0, "7H"), ev(6, "discard", 0, "KD"), ev(7, "draw_discard", 1, "KD"), ev(8, "discard", 1, "QS")]));
+  // upcard 9D taken; pile: 2C (computer), KD taken back by the computer, QS (computer)
+  assert.deepEqual(pileCards(["2C", "QS"], log, "9D"), [
+    { card: "2C", top: false, by: 1 }, { card: "QS", top: true, by: 1 }]);
+  const start = mergeMoveLog(null, state([deal(1), ev(2, "pass", 0), ev(3, "pass", 1), ev(4, "draw_stock", 0), ev(5, "discard", 0, "KD")]));
+  assert.deepEqual(pileCards(["9D", "KD"], start, "9D").map((x) => x.by), ["upcard", 0]);
+  // a log that does not match the pile (or is incomplete) tells nothing
+  assert.deepEqual(pileCards(["9D", "5C"], start, "9D").map((x) => x.by), [null, null]);
+  const partial = mergeMoveLog(null, state([ev(5, "discard", 0, "KD")]));
+  assert.deepEqual(pileCards(["9D", "KD"], partial, "9D").map((x) => x.by), [null, null]);
 });

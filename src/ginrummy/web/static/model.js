@@ -345,12 +345,23 @@ export function logEntries(log) {
 }
 
 /**
- * The whole discard pile, bottom (oldest) first, for the pile's view: `[{card, top}]`; only the
- * last is the top card (the one a draw takes).
+ * The whole discard pile, bottom (oldest) first, for the pile's view: `[{card, top, by}]`; only
+ * the last is the top card (the one a draw takes). `by` is who put the card there, read from a
+ * complete move `log` of the deal (`"upcard"` for the deal's face-up card, else the seat that
+ * discarded it), or null when the log cannot tell (public information only: discards are face up).
  */
-export function pileCards(pile) {
+export function pileCards(pile, log = null, upcard = null) {
   const cards = pile || [];
-  return cards.map((card, i) => ({ card, top: i === cards.length - 1 }));
+  const owners = new Map();
+  if (log && log.complete) {
+    const stack = upcard ? [[upcard, "upcard"]] : [];
+    for (const e of log.events) {
+      if (e.type === "take" || e.type === "draw_discard") stack.pop();
+      else if (e.type === "discard" && e.card) stack.push([e.card, e.seat]);
+    }
+    if (stack.length === cards.length && stack.every(([c], i) => c === cards[i])) for (const [c, by] of stack) owners.set(c, by);
+  }
+  return cards.map((card, i) => ({ card, top: i === cards.length - 1, by: owners.has(card) ? owners.get(card) : null }));
 }
 
 // ---------------------------------------------------------------- the browser's games in progress

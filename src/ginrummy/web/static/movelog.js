@@ -7,7 +7,8 @@ import { cardName } from "./i18n.js";
 import { logEntries, mergeMoveLog, pileCards } from "./model.js";
 import { $, cardEl, el } from "./page.js";
 import { S, api, t } from "./session.js";
-import { currentTable } from "./render.js";
+import { currentTable, named } from "./render.js";
+import { playerName } from "./variants.js";
 import { eventWords } from "./app.js";
 
 /** Keep the state's events of the deal in play in the log; ask for the whole deal when the log lacks its start. */
@@ -66,13 +67,28 @@ export function renderPileButton() {
   if ($("dlg-pile").open) renderPileDialog();
 }
 
+/** Who put a pile card there, in words: the upcard, you, the computer, or a player's name. */
+function byWords(by, st) {
+  if (by === null || by === undefined) return "";
+  if (by === "upcard") return t("pile.upcard");
+  if (by === (st.you ?? 0)) return t("table.you");
+  return named(st) ? playerName(st, by, t) : t("table.computer");
+}
+
 function renderPileDialog() {
-  const cards = pileCards(currentTable().pile);
+  const st = S.state;
+  const log = S.log && st && S.log.hand === st.hand_number && S.log.game === st.game_id && !S.animating ? S.log : null;
+  const cards = pileCards(currentTable().pile, log, st && st.initial_upcard);
   $("pile-note").textContent = cards.length ? t("pile.note", { n: cards.length }) : t("pile.empty");
-  $("pile-list").replaceChildren(...cards.map(({ card, top }, i) => el("li", { class: top ? "top" : "", "data-card": card },
-    el("span", { class: "pile-n", "aria-hidden": "true", text: String(i + 1) }),
-    cardEl(card, t, { mini: true, label: top ? `${cardName(card, t)}, ${t("pile.top")}` : cardName(card, t) }),
-    top ? el("span", { class: "pile-top", "aria-hidden": "true", text: t("pile.top") }) : null)));
+  $("pile-list").replaceChildren(...cards.map(({ card, top, by }, i) => {
+    const who = byWords(by, st);
+    const label = [cardName(card, t), who, top ? t("pile.top") : ""].filter(Boolean).join(", ");
+    return el("li", { class: top ? "top" : "", "data-card": card },
+      el("span", { class: "pile-n", "aria-hidden": "true", text: String(i + 1) }),
+      cardEl(card, t, { mini: true, label }),
+      who ? el("span", { class: "pile-by", "aria-hidden": "true", text: who }) : null,
+      top ? el("span", { class: "pile-top", "aria-hidden": "true", text: t("pile.top") }) : null);
+  }));
 }
 
 /** Open the view of the whole discard pile (bottom first; the top card last, marked). */
