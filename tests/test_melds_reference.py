@@ -7,18 +7,24 @@ code: the first set choice in ``_set_options`` order reaching the minimum, runs 
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
+import random
 from itertools import product
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from ginrummy.cards import LANE, POINTS, CardSet, card_text
+from ginrummy.errors import InvalidNotationError
 from ginrummy.melds import (
     _RUN_DW,
     _RUN_MELDS,
     Arrangement,
     DiscardOption,
+    DiscardOptions,
     Layoff,
     LayoffResult,
     _discard_deadwoods,
@@ -131,7 +137,8 @@ def test_evaluate_discards_is_the_plain_one(hf: tuple[frozenset[int], frozenset[
     got = evaluate_discards(CardSet(mask_of(hand)),
                             CardSet(mask_of(forbidden)) if forbidden else None)
     want = plain_evaluate_discards(mask_of(hand), mask_of(forbidden))
-    assert got == want
+    assert list(got) == want and len(got) == len(want)
+    assert type(got) is DiscardOptions
     for o in got:
         assert type(o) is DiscardOption and type(o.arrangement) is Arrangement
         assert type(o.arrangement.deadwood) is CardSet and _canonical(o.arrangement.melds)
@@ -174,3 +181,68 @@ def test_results_stay_immutable() -> None:
         a.deadwood.mask = 0  # type: ignore[misc]
     assert a == Arrangement(a.melds, CardSet(a.deadwood.mask), a.deadwood_points)
     assert repr(a).startswith("Arrangement(melds=(CardSet(")
+
+
+@SETTINGS
+@given(hand11_and_forbidden(), st.randoms(use_true_random=False))
+def test_evaluate_discards_lazy_in_any_order(hf: tuple[frozenset[int], frozenset[int]],
+                                             rnd: random.Random) -> None:
+    """R-1.6: the options are made when reached and their arrangements when read; reaching
+    and reading them in any order (or only some) gives the plain options, and an option,
+    once made, stays the same object."""
+    hand, forbidden = hf
+    got = evaluate_discards(CardSet(mask_of(hand)),
+                            CardSet(mask_of(forbidden)) if forbidden else None)
+    want = plain_evaluate_discards(mask_of(hand), mask_of(forbidden))
+    assert len(got) == len(want) and bool(got) == bool(want)
+    order = list(range(len(want)))
+    rnd.shuffle(order)
+    for i in order[: rnd.randint(0, len(order))]:
+        o = got[i] if rnd.random() < 0.5 else got[i - len(want)]
+        assert (o.discard, o.deadwood_points) == (want[i].discard, want[i].deadwood_points)
+        if rnd.random() < 0.7:
+            assert o.arrangement == want[i].arrangement
+        assert o is got[i]
+    assert list(got) == want and got[1:3] == want[1:3] and list(reversed(got)) == want[::-1]
+
+
+def test_discard_options_sequence() -> None:
+    """DiscardOptions is an immutable sequence: index, slice (a list), len, in, index, count,
+    equality and hash by its options, repr, pickling; out-of-range indexes raise IndexError."""
+    hand = CardSet.parse("3C 4C 5C 2D 3D 4D 5D 2H 3H 4H 5S")
+    got = evaluate_discards(hand)
+    assert len(got) == 11 and got[0].discard == "5S" and got[-1] is got[10]
+    assert got[0] in got and got.index(got[3]) == 3 and got.count(got[2]) == 1
+    assert isinstance(got[2:5], list) and got[2:5] == list(got)[2:5]
+    for bad in (11, -12):
+        with pytest.raises(IndexError):
+            got[bad]
+    with pytest.raises(TypeError):
+        got["0"]  # type: ignore[call-overload]
+    with pytest.raises(AttributeError):
+        got._keys = ()  # type: ignore[misc]
+    again = evaluate_discards(hand)
+    assert again == got and hash(again) == hash(got) and got != list(got)
+    assert DiscardOptions(list(got)) == got and DiscardOptions() != got
+    assert not DiscardOptions() and not evaluate_discards(hand, hand)
+    assert repr(got).startswith("DiscardOptions([DiscardOption(discard='5S', arrangement=")
+    for obj in (got, got[4], got[4].arrangement):
+        assert pickle.loads(pickle.dumps(obj)) == obj
+    assert copy.deepcopy(got) == got
+
+
+def test_discard_option_constructor() -> None:
+    """DiscardOption(discard, arrangement) as a frozen value: the card text in canonical form,
+    its deadwood from the arrangement; equal to the solver's option for the same discard."""
+    hand = CardSet.parse("3C 4C 5C 2D 3D 4D 5D 2H 3H 4H 5S")
+    best = evaluate_discards(hand)[0]
+    made = DiscardOption("5s", best.arrangement)
+    assert made == best and hash(made) == hash(best) and repr(made) == repr(best)
+    assert made.discard == "5S" and made.deadwood_points == 0
+    assert made != DiscardOption("3C", best.arrangement)
+    with pytest.raises(InvalidNotationError):
+        DiscardOption("1X", best.arrangement)
+    with pytest.raises(TypeError):
+        DiscardOption("5S", None)  # type: ignore[arg-type]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del made.discard
