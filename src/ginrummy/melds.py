@@ -283,17 +283,39 @@ def as_cardset(cards: CardSet | int | str | Iterable[str] | Iterable[int]) -> Ca
     return CardSet.parse([str(x) for x in items])
 
 
-@dataclass(frozen=True, slots=True)
 class Arrangement:
     """Disjoint melds plus the leftover deadwood of one hand.
 
-    ``melds`` is a tuple of CardSets (each a set or run), ``deadwood`` the unmelded cards and
-    ``deadwood_points`` their value in points (R-1.2).
+    ``melds`` is a tuple of CardSets (each a set or run), ``deadwood`` the unmelded cards (a
+    CardSet) and ``deadwood_points`` their value in points (R-1.2). Immutable; compared, hashed
+    and shown by ``(melds, deadwood, deadwood_points)`` like a frozen dataclass. The solver's
+    arrangements make their ``deadwood`` CardSet when it is first read (then keep it).
     """
 
+    __slots__ = ("melds", "_dead", "deadwood_points")
     melds: tuple[CardSet, ...]
-    deadwood: CardSet
+    #: the deadwood, or before its first read its mask
+    _dead: CardSet | int
     deadwood_points: int
+
+    def __init__(self, melds: Iterable[CardSet], deadwood: CardSet, deadwood_points: int
+                 ) -> None:
+        if not isinstance(deadwood, CardSet):
+            raise TypeError(f"deadwood is not a CardSet: {deadwood!r}")
+        _arr_melds(self, tuple(melds))
+        _arr_dead(self, deadwood)
+        _arr_points(self, deadwood_points)
+
+    @property
+    def deadwood(self) -> CardSet:
+        """The unmelded cards."""
+        d = self._dead
+        if type(d) is int:
+            d = _new(CardSet)
+            _cs_mask(d, self._dead)
+            _arr_dead(self, d)
+        assert isinstance(d, CardSet)
+        return d
 
     def to_json(self) -> dict[str, object]:
         """``{"melds": [[card texts]...], "deadwood": [...], "deadwood_points": n}``."""
@@ -303,9 +325,32 @@ class Arrangement:
             "deadwood_points": self.deadwood_points,
         }
 
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Arrangement:
+            return NotImplemented
+        assert isinstance(other, Arrangement)
+        return (self.deadwood_points == other.deadwood_points and self.melds == other.melds
+                and self.deadwood == other.deadwood)
+
+    def __hash__(self) -> int:
+        return hash((self.melds, self.deadwood, self.deadwood_points))
+
+    def __repr__(self) -> str:
+        return (f"Arrangement(melds={self.melds!r}, deadwood={self.deadwood!r}, "
+                f"deadwood_points={self.deadwood_points!r})")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[type[Arrangement], tuple[tuple[CardSet, ...], CardSet, int]]:
+        return (Arrangement, (self.melds, self.deadwood, self.deadwood_points))
+
 
 _arr_melds = vars(Arrangement)["melds"].__set__
-_arr_deadwood = vars(Arrangement)["deadwood"].__set__
+_arr_dead = vars(Arrangement)["_dead"].__set__
 _arr_points = vars(Arrangement)["deadwood_points"].__set__
 
 
@@ -313,9 +358,7 @@ def _arrangement(melds: tuple[CardSet, ...], dead: int, points: int) -> Arrangem
     """``Arrangement(melds, CardSet(dead), points)`` built directly (see ``_new``)."""
     a = _new(Arrangement)
     _arr_melds(a, melds)
-    cs = _new(CardSet)
-    _cs_mask(cs, dead)
-    _arr_deadwood(a, cs)
+    _arr_dead(a, dead)
     _arr_points(a, points)
     return a
 
@@ -355,14 +398,28 @@ def best_arrangement(cards: CardSet | int | str | Iterable[str] | Iterable[int])
     else:
         mask = as_cardset(cards).mask
     rd = _RUN_DW
-    ru = _RUN_USED
-    lm = _LANE_MELDS
     a = mask & LANE
     b = mask >> 13 & LANE
     c = mask >> 26 & LANE
     d = mask >> 39
     three = (a & b & (c | d)) | (c & d & (a | b))
-    if three:
+    if three and not three & (three - 1) and not a & b & c & d:
+        # one rank held exactly 3 times: no set, or the set (the first of least deadwood)
+        col = mask & (_COL * three)
+        s3 = mask & mask >> 1 & mask >> 2 & _RUN_START
+        m = mask ^ col
+        if col & (s3 | s3 << 1 | s3 << 2) and (
+                rd[a] + rd[b] + rd[c] + rd[d]
+                <= rd[m & LANE] + rd[m >> 13 & LANE] + rd[m >> 26 & LANE] + rd[m >> 39]):
+            sets: tuple[CardSet, ...] = ()
+            m = mask
+        else:
+            sets = (_SET_CARDSETS[col],)
+            a = m & LANE
+            b = m >> 13 & LANE
+            c = m >> 26 & LANE
+            d = m >> 39
+    elif three:
         s3 = mask & mask >> 1 & mask >> 2 & _RUN_START
         cap = s3 | s3 << 1 | s3 << 2
         four = a & b & c & d
@@ -414,25 +471,29 @@ def best_arrangement(cards: CardSet | int | str | Iterable[str] | Iterable[int])
         b = m >> 13 & LANE
         c = m >> 26 & LANE
         d = m >> 39
+    elif not mask & mask >> 1 & mask >> 2 & _RUN_START:  # no meld at all
+        arr = _new(Arrangement)
+        _arr_melds(arr, ())
+        _arr_dead(arr, cards if type(cards) is CardSet else mask)  # the (immutable) hand
+        _arr_points(arr, rd[a] + rd[b] + rd[c] + rd[d])
+        return arr
     else:
         sets = ()
         m = mask
+    ru = _RUN_USED
     ua = ru[a]
     ub = ru[b]
     uc = ru[c]
     ud = ru[d]
     arr = _new(Arrangement)
     if ua | ub | uc | ud:
+        lm = _LANE_MELDS
         _arr_melds(arr, sets + lm[0][a] + lm[1][b] + lm[2][c] + lm[3][d])
-        m ^= ua | ub << 13 | uc << 26 | ud << 39
+        _arr_dead(arr, m ^ (ua | ub << 13 | uc << 26 | ud << 39))  # made a CardSet when read
     else:
         _arr_melds(arr, sets)
-    if m == mask and type(cards) is CardSet:  # no meld: the deadwood is the (immutable) hand
-        _arr_deadwood(arr, cards)
-    else:
-        cs = _new(CardSet)
-        _cs_mask(cs, m)
-        _arr_deadwood(arr, cs)
+        # no meld: the deadwood is the (immutable) hand
+        _arr_dead(arr, cards if m == mask and type(cards) is CardSet else m)
     _arr_points(arr, rd[a] + rd[b] + rd[c] + rd[d])
     return arr
 
