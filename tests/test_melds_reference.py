@@ -272,3 +272,26 @@ def test_fast_paths_match_the_plain_ones_on_seeded_hands() -> None:
             extra = rng.choice([c for c in range(52) if c not in cards])
             m11 = mask | 1 << extra
             assert list(evaluate_discards(CardSet(m11))) == plain_evaluate_discards(m11, 0)
+
+
+def test_arrangement_and_layoff_result_values() -> None:
+    """Arrangement and LayoffResult behave as frozen values: the solver's (deadwood CardSet
+    made when read) equal the constructed ones, hash alike, pickle, refuse a deadwood that is
+    not a CardSet and refuse deletion."""
+    a = best_arrangement("4H 5H 6H 7H 7S 7D 9C 9S 9D AC")
+    made = Arrangement(list(a.melds), CardSet.parse("AC"), 1)
+    assert made == a and hash(made) == hash(a) and repr(made) == repr(a)
+    assert a.deadwood is a.deadwood and a.to_json()["deadwood"] == ["AC"]
+    r = best_layoff(CardSet.parse("6S 7S QC QH QS 4C 5C 6C AC 2D"),
+                    [CardSet.parse("3S 4S 5S"), CardSet.parse("9H 9D 9C")])
+    again = LayoffResult(r.melds, list(r.layoffs), CardSet(r.deadwood.mask), r.deadwood_points)
+    assert again == r and hash(again) == hash(r) and repr(again) == repr(r)
+    for obj in (a, r):
+        assert pickle.loads(pickle.dumps(obj)) == obj and copy.copy(obj) == obj
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            del obj.melds  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Arrangement((), 5, 0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        LayoffResult((), (), 5, 0)  # type: ignore[arg-type]
+    assert a != r and Arrangement((), CardSet(), 0) != LayoffResult((), (), CardSet(), 0)

@@ -1096,23 +1096,93 @@ class Layoff:
     onto: int
 
 
-@dataclass(frozen=True, slots=True)
 class LayoffResult:
     """The defender's best combined arrangement (R-6.4): own melds, layoffs in the order they
-    are played (chains in order), and the final deadwood."""
+    are played (chains in order), and the final deadwood.
 
+    ``melds`` (a tuple of CardSets), ``layoffs`` (a tuple of :class:`Layoff`), ``deadwood`` (a
+    CardSet) and ``deadwood_points`` (R-1.2). Immutable; compared, hashed and shown by those
+    four like a frozen dataclass. The solver's results make their ``deadwood`` CardSet when it
+    is first read (then keep it).
+    """
+
+    __slots__ = ("melds", "layoffs", "_dead", "deadwood_points")
     melds: tuple[CardSet, ...]
     layoffs: tuple[Layoff, ...]
-    deadwood: CardSet
+    #: the deadwood, or before its first read its mask
+    _dead: CardSet | int
     deadwood_points: int
+
+    def __init__(self, melds: Iterable[CardSet], layoffs: Iterable[Layoff], deadwood: CardSet,
+                 deadwood_points: int) -> None:
+        if not isinstance(deadwood, CardSet):
+            raise TypeError(f"deadwood is not a CardSet: {deadwood!r}")
+        _lr_melds(self, tuple(melds))
+        _lr_layoffs(self, tuple(layoffs))
+        _lr_dead(self, deadwood)
+        _lr_points(self, deadwood_points)
+
+    @property
+    def deadwood(self) -> CardSet:
+        """The cards neither melded nor laid off."""
+        d = self._dead
+        if type(d) is int:
+            d = _new(CardSet)
+            _cs_mask(d, self._dead)
+            _lr_dead(self, d)
+        assert isinstance(d, CardSet)
+        return d
+
+    def _fields(self) -> tuple[tuple[CardSet, ...], tuple[Layoff, ...], CardSet, int]:
+        return (self.melds, self.layoffs, self.deadwood, self.deadwood_points)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not LayoffResult:
+            return NotImplemented
+        assert isinstance(other, LayoffResult)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"LayoffResult(melds={self.melds!r}, layoffs={self.layoffs!r}, "
+                f"deadwood={self.deadwood!r}, deadwood_points={self.deadwood_points!r})")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[type[LayoffResult], tuple[
+            tuple[CardSet, ...], tuple[Layoff, ...], CardSet, int]]:
+        return (LayoffResult, self._fields())
 
 
 _lo_card = vars(Layoff)["card"].__set__
 _lo_onto = vars(Layoff)["onto"].__set__
 _lr_melds = vars(LayoffResult)["melds"].__set__
 _lr_layoffs = vars(LayoffResult)["layoffs"].__set__
-_lr_deadwood = vars(LayoffResult)["deadwood"].__set__
+_lr_dead = vars(LayoffResult)["_dead"].__set__
 _lr_points = vars(LayoffResult)["deadwood_points"].__set__
+
+
+def _reach(meld: int) -> int:
+    """The cards that could be laid off directly onto ``meld`` (R-6.2): a 3-card set's
+    missing card, the cards next to a run (none for a 4-card set)."""
+    low = (meld & -meld).bit_length() - 1
+    r = low % 13
+    if not meld & ~(_COL << r):
+        return (_COL << r) & ~meld if meld.bit_count() == 3 else 0
+    reach = 1 << (low - 1) if r else 0
+    if (meld.bit_length() - 1) % 13 < 12:
+        reach |= 1 << meld.bit_length()
+    return reach
+
+
+#: :func:`_reach` of every meld (sets and runs) by its mask.
+_REACH: Final = {m: _reach(m) for m in [*_SET_CARDSETS, *_RUN_CARDSETS]}
 
 
 def _layoff_options(defender: int, meld: int) -> list[list[int]]:
@@ -1151,19 +1221,14 @@ def best_layoff(defender: CardSet, knocker_melds: Iterable[CardSet]) -> LayoffRe
     (['6S', '7S'], 3)
     """
     dmask = defender.mask
-    kms = [m.mask for m in knocker_melds]
-    # the cards that could be laid off first: each 3-card set's missing card, the cards next to
-    # each run (R-6.2); chains only grow from these
+    # the cards that could be laid off first (R-6.2); chains only grow from these
     hits: list[tuple[int, int]] = []  # (meld number, meld) of the melds the defender reaches
-    for i, mm in enumerate(kms):
-        low = (mm & -mm).bit_length() - 1
-        r = low % 13
-        if not mm & ~(_COL << r):
-            reach = (_COL << r) & ~mm if mm.bit_count() == 3 else 0
-        else:
-            reach = 1 << (low - 1) if r else 0
-            if (mm.bit_length() - 1) % 13 < 12:
-                reach |= 1 << mm.bit_length()
+    reach_of = _REACH
+    for i, m in enumerate(knocker_melds):
+        mm = m.mask
+        reach = reach_of.get(mm)
+        if reach is None:  # pragma: no cover - every meld is in the table
+            reach = _reach(mm)
         if reach & dmask:
             hits.append((i, mm))
     if not hits:  # nothing to lay off: the defender's own best arrangement
@@ -1171,7 +1236,7 @@ def best_layoff(defender: CardSet, knocker_melds: Iterable[CardSet]) -> LayoffRe
         res = _new(LayoffResult)
         _lr_melds(res, arr.melds)
         _lr_layoffs(res, ())
-        _lr_deadwood(res, arr.deadwood)
+        _lr_dead(res, arr._dead)  # the deadwood or its mask, as the arrangement holds it
         _lr_points(res, arr.deadwood_points)
         return res
     # every choice of cards per reached meld (the others take none), in meld order; the first
@@ -1210,7 +1275,7 @@ def best_layoff(defender: CardSet, knocker_melds: Iterable[CardSet]) -> LayoffRe
     res = _new(LayoffResult)
     _lr_melds(res, arr.melds)
     _lr_layoffs(res, tuple(layoffs))
-    _lr_deadwood(res, arr.deadwood)
+    _lr_dead(res, arr._dead)
     _lr_points(res, arr.deadwood_points)
     return res
 
