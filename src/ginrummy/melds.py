@@ -161,6 +161,7 @@ def _clear_caches() -> None:
     _CACHE11.clear()
 #: bits of the ranks A..J of every suit: where a 3-card run may start.
 _RUN_START: Final = sum(0x7FF << (13 * s) for s in range(4))
+assert _RUN_START == 0x3FF9FFCFFE7FF and LANE == 0x1FFF  # literals in best_arrangement
 
 
 def _set_options(mask: int) -> list[list[int]]:
@@ -397,30 +398,31 @@ def best_arrangement(cards: CardSet | int | str | Iterable[str] | Iterable[int])
         mask = cards
     else:
         mask = as_cardset(cards).mask
+    # literals, read faster than module constants: 0x1FFF is LANE, 0x3FF9FFCFFE7FF _RUN_START
     rd = _RUN_DW
-    a = mask & LANE
-    b = mask >> 13 & LANE
-    c = mask >> 26 & LANE
+    a = mask & 0x1FFF
+    b = mask >> 13 & 0x1FFF
+    c = mask >> 26 & 0x1FFF
     d = mask >> 39
     three = (a & b & (c | d)) | (c & d & (a | b))
     if three and not three & (three - 1) and not a & b & c & d:
         # one rank held exactly 3 times: no set, or the set (the first of least deadwood)
         col = mask & (_COL * three)
-        s3 = mask & mask >> 1 & mask >> 2 & _RUN_START
+        s3 = mask & mask >> 1 & mask >> 2 & 0x3FF9FFCFFE7FF
         m = mask ^ col
         if col & (s3 | s3 << 1 | s3 << 2) and (
                 rd[a] + rd[b] + rd[c] + rd[d]
-                <= rd[m & LANE] + rd[m >> 13 & LANE] + rd[m >> 26 & LANE] + rd[m >> 39]):
+                <= rd[m & 0x1FFF] + rd[m >> 13 & 0x1FFF] + rd[m >> 26 & 0x1FFF] + rd[m >> 39]):
             sets: tuple[CardSet, ...] = ()
             m = mask
         else:
             sets = (_SET_CARDSETS[col],)
-            a = m & LANE
-            b = m >> 13 & LANE
-            c = m >> 26 & LANE
+            a = m & 0x1FFF
+            b = m >> 13 & 0x1FFF
+            c = m >> 26 & 0x1FFF
             d = m >> 39
     elif three:
-        s3 = mask & mask >> 1 & mask >> 2 & _RUN_START
+        s3 = mask & mask >> 1 & mask >> 2 & 0x3FF9FFCFFE7FF
         cap = s3 | s3 << 1 | s3 << 2
         four = a & b & c & d
         sc = _SET_CARDSETS
@@ -457,7 +459,7 @@ def best_arrangement(cards: CardSet | int | str | Iterable[str] | Iterable[int])
                 m = mask
                 for s in combo:
                     m &= ~s
-                v = rd[m & LANE] + rd[m >> 13 & LANE] + rd[m >> 26 & LANE] + rd[m >> 39]
+                v = rd[m & 0x1FFF] + rd[m >> 13 & 0x1FFF] + rd[m >> 26 & 0x1FFF] + rd[m >> 39]
                 if v < best:
                     best = v
                     best_combo = combo
@@ -467,11 +469,11 @@ def best_arrangement(cards: CardSet | int | str | Iterable[str] | Iterable[int])
                 m &= ~s
         else:
             sets = tuple(fixed)
-        a = m & LANE
-        b = m >> 13 & LANE
-        c = m >> 26 & LANE
+        a = m & 0x1FFF
+        b = m >> 13 & 0x1FFF
+        c = m >> 26 & 0x1FFF
         d = m >> 39
-    elif not mask & mask >> 1 & mask >> 2 & _RUN_START:  # no meld at all
+    elif not mask & mask >> 1 & mask >> 2 & 0x3FF9FFCFFE7FF:  # no meld at all
         arr = _new(Arrangement)
         _arr_melds(arr, ())
         _arr_dead(arr, cards if type(cards) is CardSet else mask)  # the (immutable) hand
