@@ -65,7 +65,7 @@ def _ensure_cache_dir() -> None:
                             Path(platformdirs.user_cache_dir("numba", appauthor=False))):
         d = tempfile.mkdtemp(prefix="ginrummy-numba-")
         os.environ["NUMBA_CACHE_DIR"] = d  # inherited by worker processes
-        numba.core.config.CACHE_DIR = d  # numba read the environment when it was imported
+        numba.core.config.CACHE_DIR = d  # type: ignore[attr-defined]  # read at numba import
 
 
 try:  # pragma: no cover - exercised by whichever is installed
