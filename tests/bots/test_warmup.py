@@ -1,6 +1,7 @@
 """The expert is ready before the first decision (issue 11, cold start): ``ginrummy serve`` warms
-the computer players *before* it listens, the warm-up compiles every kernel signature the expert
-then calls (so no decision compiles), and numba always has a writable cache directory.
+the computer players *before* it listens (waiting at most ``WARMUP_WAIT_S``), the warm-up
+compiles every kernel signature the expert then calls (so no decision compiles), and numba always
+has a writable cache directory.
 
 The time itself (fresh cache, first start, first expert decision) is measured by
 ``benchmarks/cold_start.py``, not here: these tests check the mechanism.
@@ -63,6 +64,46 @@ def test_a_failed_warmup_does_not_stop_the_server(
     serve(port=1, database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}")
     assert listened == [True]
     assert "ready" not in capsys.readouterr().err
+
+
+def test_a_warmup_slower_than_the_cap_does_not_hold_the_server_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A machine too loaded to compile in ``WARMUP_WAIT_S``: the server listens anyway while the
+    warm-up goes on in the background."""
+    import threading
+
+    import uvicorn
+
+    import ginrummy.bots
+    import ginrummy.web.app as web_app
+
+    release = threading.Event()
+    events: list[str] = []
+
+    def slow() -> float:
+        release.wait(30)
+        events.append("warm")
+        return 0.0
+
+    def run(*a: object, **k: object) -> None:
+        events.append("listen")
+        release.set()
+
+    monkeypatch.setattr(web_app, "WARMUP_WAIT_S", 0.2)
+    monkeypatch.setattr(ginrummy.bots, "warmup", slow)
+    monkeypatch.setattr(uvicorn, "run", run)
+    web_app.serve(port=1, database_url=f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    assert events[0] == "listen"
+    assert "still preparing" in capsys.readouterr().err
+
+
+def test_warm_bots_says_whether_the_players_are_ready(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ginrummy.bots
+    import ginrummy.web.app as web_app
+
+    monkeypatch.setattr(ginrummy.bots, "warmup", lambda: 0.0)
+    assert web_app._warm_bots() is True
 
 
 _SIGNATURES = r"""

@@ -553,25 +553,45 @@ def _rate_limited(wait: float, message: str = "too many requests: wait a moment"
     return resp
 
 
-def _warm_bots() -> None:
+#: seconds ``serve`` (and each worker) waits for the computer players before it listens anyway:
+#: bounds the start on a machine too loaded to compile in time (the warm-up then goes on in the
+#: background and the first expert decisions wait for it, as before issue 11).
+WARMUP_WAIT_S = 20.0
+
+
+def _warm_bots() -> bool:
     """Compile the expert's kernel (or load it from numba's disk cache) and build its tables
     *before* the server listens, so that no expert decision waits for them: the first start on a
-    machine compiles (10-30 s, announced on stderr), later starts load the cache (about 1 s).
-    benchmarks/results/bots-2026-12-02.md measures both."""
+    machine compiles (about 10 s on an idle core, announced on stderr), later starts load the
+    cache (about 1 s); benchmarks/results/bots-2026-12-02.md measures both. Waits at most
+    :data:`WARMUP_WAIT_S`; returns whether the players were ready by then."""
+    import threading
     import time
 
     from ..bots import warmup
 
     t0 = time.perf_counter()
-    print("Preparing the computer players (the first start on a machine compiles them: "
-          "up to a minute)", file=sys.stderr, flush=True)
-    try:
-        warmup()
-    except Exception as e:  # numba missing or broken: the expert falls back to plain Python
-        log.warning("computer players not warmed up: %s", type(e).__name__)
-        return
-    print(f"Computer players ready ({time.perf_counter() - t0:.1f} s)", file=sys.stderr,
-          flush=True)
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            warmup()
+        except Exception as e:  # numba missing or broken: the expert falls back to plain Python
+            log.warning("computer players not warmed up: %s", type(e).__name__)
+            return
+        done.set()
+        print(f"Computer players ready ({time.perf_counter() - t0:.1f} s)", file=sys.stderr,
+              flush=True)
+
+    print("Preparing the computer players (the first start on a machine compiles them)",
+          file=sys.stderr, flush=True)
+    worker = threading.Thread(target=run, name="warm-bots", daemon=True)
+    worker.start()
+    worker.join(WARMUP_WAIT_S)
+    if worker.is_alive():
+        print(f"Computer players still preparing after {WARMUP_WAIT_S:.0f} s: serving anyway "
+              "(the first expert moves wait for them)", file=sys.stderr, flush=True)
+    return done.is_set()
 
 
 def app_from_env() -> FastAPI:
