@@ -32,6 +32,7 @@ def test_new_game_asks_first_and_escape_keeps_playing(page: Any, server: LiveSer
     open_leave(page)
     text = page.get_by_test_id("leave-dialog").inner_text()
     assert "Hand 1 of this game is in play." in text and "counts as a lost game" in text
+    assert page.get_by_test_id("leave-resign").is_visible()
     page.keyboard.press("Escape")
     page.get_by_test_id("leave-dialog").wait_for(state="hidden")
     assert saved_game(page)["game_id"] == game and hand(page) == cards
@@ -52,7 +53,9 @@ def test_a_game_kept_for_later_is_resumed(page: Any, server: LiveServer) -> None
     listed = page.get_by_test_id("games-in-progress")
     listed.wait_for(state="visible")
     row = listed.locator(f"li[data-game='{first['game_id']}']")
-    assert "Hand 1 · you 0, Computer 0" in row.inner_text()
+    st = server.api("GET", f"/api/games/{first['game_id']}", first["token"])
+    you, them = st["score"]["hand_points"]  # 0, 0 unless the computer ended hand 1 at once
+    assert f"Hand {st['hand_number']} · you {you}, Computer {them}" in row.inner_text()
     assert "Easy" in row.inner_text()
     # a second game, then back to the first from the list
     new_game(page, server.base, goto=False, dialog_open=True)
