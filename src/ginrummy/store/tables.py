@@ -11,7 +11,8 @@
   level, the person's display name and token hash (never the token), ``connected_until`` (the
   presence kept by the open live streams, seconds since the epoch), ``left`` (the person left:
   a computer plays the seat), ``computer_for_away`` (the creator handed the away seat to a
-  computer) and the person's hand order.
+  computer), the person's hand order and the browser (its ``ginrummy_player`` id) that sits
+  there, whose statistics count the seat's games (:meth:`TableStore.joined_games`).
 * ``table_messages``: the preset quick messages sent at a table.
 
 The rows of a new table are written before its ``games`` row, so that a game is never seen
@@ -36,13 +37,15 @@ from sqlalchemy import (
     Text,
     delete,
     insert,
+    or_,
     select,
     update,
 )
 
-from .db import create_schema, metadata
+from .db import create_schema, deals, games, metadata, seats_of_text, storable_id
 
-__all__ = ["TableStore", "TableRow", "SeatRow", "MessageRow", "MESSAGES_KEPT"]
+__all__ = ["TableStore", "TableRow", "SeatRow", "MessageRow", "JoinedGame", "DealResult",
+           "MESSAGES_KEPT"]
 
 #: the messages kept per table (the oldest go).
 MESSAGES_KEPT = 50
@@ -71,6 +74,7 @@ seats = Table(
     Column("left", Boolean, nullable=False, default=False),
     Column("computer_for_away", Boolean, nullable=False, default=False),
     Column("hand_order", Text),
+    Column("player_id", String(64), index=True),
 )
 
 table_messages = Table(
@@ -97,6 +101,7 @@ class SeatRow:
     left: bool = False
     computer_for_away: bool = False
     hand_order: dict[str, Any] | None = None
+    player_id: str | None = None
 
 
 @dataclass
@@ -115,6 +120,32 @@ class TableRow:
 
 
 @dataclass(frozen=True)
+class JoinedGame:
+    """A game of a table a browser joined: the seat it holds and the game's result columns
+    (``winner_seats``: see :class:`~ginrummy.store.db.GameRow`)."""
+
+    game_id: str
+    seat: int
+    status: str
+    winner_seats: tuple[int, ...] | None
+    margin: int | None
+    created_at: float
+    finished_at: float | None
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """A finished deal's result in seats: the two seats that played it, its kind, the
+    winning and the knocking seat (``None``: none)."""
+
+    game_id: str
+    players: tuple[int, ...]
+    kind: str
+    winner_seat: int | None
+    knocker_seat: int | None
+
+
+@dataclass(frozen=True)
 class MessageRow:
     """A quick message: the seat that sent it, its code, the table's ``seq`` then, the time."""
 
@@ -128,14 +159,16 @@ def _seat_values(game_id: str, s: SeatRow) -> dict[str, Any]:
     return {"game_id": game_id, "seat": s.seat, "kind": s.kind, "level": s.level,
             "name": s.name, "token_hash": s.token_hash, "connected_until": s.connected_until,
             "left": s.left, "computer_for_away": s.computer_for_away,
-            "hand_order": None if s.hand_order is None else json.dumps(s.hand_order)}
+            "hand_order": None if s.hand_order is None else json.dumps(s.hand_order),
+            "player_id": s.player_id}
 
 
 def _seat_row(r: Any) -> SeatRow:
     return SeatRow(seat=r.seat, kind=r.kind, level=r.level, name=r.name,
                    token_hash=r.token_hash, connected_until=float(r.connected_until or 0.0),
                    left=bool(r.left), computer_for_away=bool(r.computer_for_away),
-                   hand_order=None if r.hand_order is None else json.loads(r.hand_order))
+                   hand_order=None if r.hand_order is None else json.loads(r.hand_order),
+                   player_id=r.player_id)
 
 
 class TableStore:
@@ -174,6 +207,41 @@ class TableStore:
                                 .order_by(table_messages.c.id.desc())
                                 .limit(MESSAGES_KEPT)).all()
         return [MessageRow(r.seat, r.message, r.seq_at, r.at) for r in reversed(rows)]
+
+    def joined_games(self, player_id: str) -> list[JoinedGame]:
+        """The games where the browser ``player_id`` holds a seat at a table it did not create
+        (one per game: its lowest such seat), oldest first."""
+        if not storable_id(player_id):
+            return []
+        q = (select(games.c.id, games.c.status, games.c.winner_seats, games.c.margin,
+                    games.c.created_at, games.c.finished_at, seats.c.seat)
+             .join(seats, seats.c.game_id == games.c.id)
+             .where(seats.c.player_id == player_id,
+                    or_(games.c.player_id.is_(None), games.c.player_id != player_id))
+             .order_by(games.c.created_at, seats.c.seat))
+        with self.engine.connect() as conn:
+            rows = conn.execute(q).all()
+        out: dict[str, JoinedGame] = {}
+        for r in rows:
+            out.setdefault(r.id, JoinedGame(r.id, r.seat, r.status,
+                                            seats_of_text(r.winner_seats), r.margin,
+                                            r.created_at, r.finished_at))
+        return list(out.values())
+
+    def deal_results(self, game_ids: list[str]) -> list[DealResult]:
+        """The results of the finished deals of ``game_ids`` in seats (deals stored before
+        schema 4 have none)."""
+        out: list[DealResult] = []
+        for i in range(0, len(game_ids), 500):  # bounded IN lists
+            q = (select(deals.c.game_id, deals.c.players, deals.c.result_kind,
+                        deals.c.winner_seat, deals.c.knocker_seat)
+                 .where(deals.c.game_id.in_(game_ids[i:i + 500]),
+                        deals.c.players.is_not(None), deals.c.result_kind.is_not(None)))
+            with self.engine.connect() as conn:
+                out.extend(DealResult(r.game_id, seats_of_text(r.players) or (),
+                                      r.result_kind, r.winner_seat, r.knocker_seat)
+                           for r in conn.execute(q).all())
+        return out
 
     # --------------------------------------------------------------------------------- write
     def insert(self, row: TableRow) -> None:

@@ -81,6 +81,11 @@ class TableEngine(ABC):
         is over, else ``None``."""
 
     @abstractmethod
+    def winner_seats(self) -> tuple[int, ...] | None:
+        """The seats that won the game (partnership: both partners; ``()``: a tie) once it is
+        over, else ``None``."""
+
+    @abstractmethod
     def hand_number(self, seat: int) -> int:
         """The number of ``seat``'s deal in play (the one a hand order is kept for)."""
 
@@ -165,17 +170,23 @@ class StandardEngine(TableEngine):
     def deal_row(self, index: int, info: DealInfo, deck: list[str]) -> DealRow:
         h = self.game.deals[index]
         d = DealRow(info.number, h.dealer, deck, info.salt, info.commitment,
-                    [e.action.text for e in h.history], h.is_over)
+                    [e.action.text for e in h.history], h.is_over, players=(0, 1))
         if h.outcome is not None:
             d.result_kind = h.outcome.kind
-            d.result_winner = h.outcome.winner
-            d.result_knocker = h.outcome.knocker
+            d.result_winner = d.winner_seat = h.outcome.winner
+            d.result_knocker = d.knocker_seat = h.outcome.knocker
             d.result_points = h.outcome.points
         return d
 
     def result(self) -> tuple[int | None, int | None] | None:
         g = self.game
         return (g.winner, g.final().margin) if g.is_over else None
+
+    def winner_seats(self) -> tuple[int, ...] | None:
+        g = self.game
+        if not g.is_over:
+            return None
+        return () if g.winner is None else (g.winner,)
 
     def hand_number(self, seat: int) -> int:
         return len(self.game.deals)
@@ -298,20 +309,27 @@ class MatchEngine(TableEngine):
         s = m.seatings[index]
         mine = s.plays(PERSON)
         d = DealRow(info.number, h.dealer, deck, info.salt, info.commitment,
-                    [e.action.text for e in h.history], h.is_over and mine)
-        if mine and h.outcome is not None:
+                    [e.action.text for e in h.history], h.is_over and mine,
+                    players=s.players)
+        o = h.outcome
+        if o is not None:
+            d.result_kind = o.kind
+            d.result_points = o.points
+            d.winner_seat = None if o.winner is None else s.players[o.winner]
+            d.knocker_seat = None if o.knocker is None else s.players[o.knocker]
+        if mine and o is not None:
             rel = {s.seat_of(PERSON): 0}
-            d.result_kind = h.outcome.kind
-            d.result_winner = None if h.outcome.winner is None \
-                else rel.get(h.outcome.winner, 1)
-            d.result_knocker = None if h.outcome.knocker is None \
-                else rel.get(h.outcome.knocker, 1)
-            d.result_points = h.outcome.points
+            d.result_winner = None if o.winner is None else rel.get(o.winner, 1)
+            d.result_knocker = None if o.knocker is None else rel.get(o.knocker, 1)
         return d
 
     def result(self) -> tuple[int | None, int | None] | None:
         m = self.match
         return m.person_result() if m.is_over else None
+
+    def winner_seats(self) -> tuple[int, ...] | None:
+        m = self.match
+        return m.winner_players() if m.is_over else None
 
     def hand_number(self, seat: int) -> int:
         m = self.match

@@ -79,9 +79,11 @@ class Seating:
                 "seats": seats,
                 "full": status != "waiting" or not any(s.kind == "open" for s in table.seats)}
 
-    def join(self, code: str, name: Any, seat: int | None) -> dict[str, Any]:
+    def join(self, code: str, name: Any, seat: int | None, player_id: str | None = None
+             ) -> dict[str, Any]:
         """Take a free seat of the invite's table: ``{"game_id", "token", "seat", "state"}``.
         Without ``seat`` the first open one; a computer's seat may be taken by naming it.
+        ``player_id``: the joining browser's id (its statistics count the seat's games).
 
         :raises NotFound: no such invite.
         :raises BadRequest: ``name`` (a bad display name), ``seat`` (no such seat).
@@ -115,7 +117,7 @@ class Seating:
                     {"kind": target.kind, "token_hash": None},
                     {"kind": "person", "name": clean, "token_hash": token_hash(token),
                      "level": None, "left": False, "computer_for_away": False,
-                     "connected_until": time.time()})
+                     "connected_until": time.time(), "player_id": player_id})
                 if ok:
                     self.svc.store.announce(game_id, 0)
                     seated = self.svc.records.authorize(game_id, token)
@@ -217,7 +219,8 @@ class Seating:
                 if seated.seat == table.creator_seat:
                     raise Refused(409, "creator", "the creator cannot leave a table before its "
                                                   "start")
-                values: dict[str, Any] = {"kind": "open", "name": None, "token_hash": None}
+                values: dict[str, Any] = {"kind": "open", "name": None, "token_hash": None,
+                                          "player_id": None}
             else:
                 values = {"left": True}
             if not self.svc.tables.change_seat(game_id, table.version, seated.seat,
@@ -269,7 +272,8 @@ class Seating:
             if s.kind == "person" and not s.left:
                 seats.append(SeatRow(seat=s.seat, kind="person", name=s.name,
                                      token_hash=s.token_hash,
-                                     connected_until=s.connected_until))
+                                     connected_until=s.connected_until,
+                                     player_id=s.player_id))
             else:
                 seats.append(SeatRow(seat=s.seat, kind="computer",
                                      level=s.level if s.kind == "computer" else row.level))

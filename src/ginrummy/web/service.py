@@ -270,6 +270,7 @@ class TableService:
                 raise BadRequest("name", "a table of people needs its creator's display name")
             creator_name = checked_name(name)
             table_seats[0].name = creator_name
+            table_seats[0].player_id = player_id
         game_id = secrets.token_urlsafe(16)
         token = secrets.token_urlsafe(32)
         row = GameRow(id=game_id, token_hash=token_hash(token), player_id=player_id,
@@ -496,9 +497,9 @@ class TableService:
         return engine
 
     def stats(self, player_id: str | None) -> dict[str, Any]:
-        """Statistics of the games created by one browser (``player_id``), from seat 0's
-        side (:func:`ginrummy.web.stats.player_stats`)."""
-        return player_stats(self.store, player_id)
+        """Statistics of one browser (``player_id``): the games it created and the tables it
+        joined, each from its own seat (:func:`ginrummy.web.stats.player_stats`)."""
+        return player_stats(self.store, self.tables, player_id)
 
 
 #: the name the app and older code use.

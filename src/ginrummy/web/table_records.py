@@ -21,7 +21,7 @@ from typing import Any
 
 from ..rules import Rules
 from ..store import DealRow, GameRow, Store
-from ..store.db import storable_id
+from ..store.db import seats_of_text, seats_text, storable_id
 from ..store.tables import TableRow, TableStore
 from ..store.variants import VariantStore
 from .engines import MatchEngine, TableEngine, replay_engine
@@ -205,10 +205,12 @@ class TableRecords:
     @staticmethod
     def _status(loaded: Loaded) -> dict[str, Any]:
         result = loaded.engine.result() if loaded.engine is not None else None
-        if result is None:
-            return {"status": "playing", "winner": None, "margin": None, "finished_at": None}
+        if result is None or loaded.engine is None:
+            return {"status": "playing", "winner": None, "margin": None, "finished_at": None,
+                    "winner_seats": None}
         winner, margin = result
-        return {"status": "over", "winner": winner, "margin": margin, "finished_at": time.time()}
+        return {"status": "over", "winner": winner, "margin": margin, "finished_at": time.time(),
+                "winner_seats": seats_text(loaded.engine.winner_seats())}
 
     @staticmethod
     def _deal_rows(loaded: Loaded, first: int) -> list[DealRow]:
@@ -228,6 +230,7 @@ class TableRecords:
             loaded.seq = row.seq = loaded.engine.seq()
             st = self._status(loaded)
             row.status, row.winner, row.margin = st["status"], st["winner"], st["margin"]
+            row.winner_seats = seats_of_text(st["winner_seats"])
             row.turns = self._turns(loaded)
         if status is not None:
             row.status = status
@@ -255,7 +258,7 @@ class TableRecords:
             self.cache_drop(loaded.row.id)
             return current
         for k, v in changes.items():
-            setattr(loaded.row, k, v)
+            setattr(loaded.row, k, seats_of_text(v) if k == "winner_seats" else v)
         loaded.row.updated_at = time.time()
         loaded.seq = changes["seq"]
         self.cache_put(loaded)

@@ -88,7 +88,8 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
         refused = limited(request, "too many joins: wait a moment")
         if refused is not None:
             return refused
-        return JSONResponse(seating.join(code, body.name, body.seat), status_code=201)
+        made = seating.join(code, body.name, body.seat, getattr(request.state, "player_id", None))
+        return JSONResponse(made, status_code=201)
 
     @app.put("/api/games/{game_id}/seats/{seat}", response_model=dict[str, Any],
              responses=_doc(403, 404, 409, 413, 422, 429))
