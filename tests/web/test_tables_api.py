@@ -381,6 +381,43 @@ def test_three_players_with_people_and_a_computer(client: TestClient,
         _events_are_stable(p)
 
 
+@pytest.mark.parametrize("scoring, seats", [
+    ("partnership", [ME, OPEN, cpu(), cpu()]),
+    ("three_player", [ME, OPEN, cpu()]),
+    ("standard", [ME, OPEN]),
+])
+def test_every_seat_shows_its_card_count(client: TestClient, scoring: str,
+                                         seats: list[dict[str, Any]]) -> None:
+    """Card counts are public: every seat's, at both tables of a partnership, for every person
+    and in every state (the engine's own count); a seat sitting the hand out has none; cards
+    are never named."""
+    ann, code = new_table(client, seats, scoring=scoring)
+    bo = join(client, code, "Bo")
+    assert all(s["card_count"] is None for s in ann.get()["seats"])  # before the start
+    started(ann)
+    svc = client.app.state.service  # type: ignore[attr-defined]
+    rng = random.Random(4)
+    for step in range(12):
+        engine = svc.engine_of(ann.id)
+        want = engine.card_counts()
+        assert len(want) == {"partnership": 4}.get(scoring, 2)
+        for p in (ann, bo):
+            st = p.get()
+            got = {s["seat"]: s["card_count"] for s in st["seats"]}
+            assert got == {n: want.get(n) for n in range(len(seats))}, (step, got, want)
+            assert all(c in (10, 11) for c in want.values())
+            if scoring == "partnership":
+                other = st["table"]["other"]
+                assert dict(zip(other["players"], other["cards"], strict=True)) == \
+                    {n: want[n] for n in other["players"]}
+            check_seat_state(st, svc.engine_of(ann.id), p.seat, f"step {step}")
+        movers = [p for p in (ann, bo) if p.state["phase"] in ("offer", "draw", "discard")]
+        if not movers:
+            break
+        mover = movers[0]
+        mover.act(choose(mover.state, rng))
+
+
 @pytest.mark.parametrize("people_at", [(0, 2), (0, 1, 3), (0, 1, 2, 3)])
 def test_partnership_with_people_at_both_tables(client: TestClient,
                                                 people_at: tuple[int, ...]) -> None:

@@ -116,6 +116,12 @@ class TableEngine(ABC):
         """The deals in play."""
 
     @abstractmethod
+    def card_counts(self) -> dict[int, int]:
+        """How many cards each seat holds in the current hand's deal it plays (public: R-2.2
+        deals ten each, and every draw and discard is seen): ``{seat: count}``; a seat that
+        sits this hand out (three players) is absent. ``{}`` before the first deal."""
+
+    @abstractmethod
     def apply(self, index: int, action: Action) -> None:
         """Apply a verified action to deal ``index``."""
 
@@ -220,6 +226,12 @@ class StandardEngine(TableEngine):
     def in_play(self) -> list[int]:
         h = self.game.current
         return [] if h is None or h.is_over else [len(self.game.deals) - 1]
+
+    def card_counts(self) -> dict[int, int]:
+        if not self.game.deals:
+            return {}
+        h = self.game.deals[-1]
+        return {0: len(h.hand(0)), 1: len(h.hand(1))}
 
     def apply(self, index: int, action: Action) -> None:
         if index != len(self.game.deals) - 1:
@@ -367,6 +379,17 @@ class MatchEngine(TableEngine):
 
     def in_play(self) -> list[int]:
         return self.match.in_play()
+
+    def card_counts(self) -> dict[int, int]:
+        m = self.match
+        if not m.deals:
+            return {}
+        hand = m.seatings[-1].hand
+        out: dict[int, int] = {}
+        for h, s in zip(m.deals, m.seatings, strict=True):
+            if s.hand == hand:  # partnership: both tables' deals of the hand
+                out.update({p: len(h.hand(i)) for i, p in enumerate(s.players)})
+        return out
 
     def apply(self, index: int, action: Action) -> None:
         self.match.apply(index, action)

@@ -47,9 +47,12 @@ def is_computer(table: TableRow | None) -> Callable[[int], bool]:
 
 
 def seats_json(table: TableRow, seat: int, now: float | None = None,
-               status: str = "playing") -> list[dict[str, Any]]:
+               status: str = "playing", card_counts: dict[int, int] | None = None
+               ) -> list[dict[str, Any]]:
     """``state.seats`` (docs/tables.md) for ``seat``: names, kinds, presence (``now``: the
-    time compared with each seat's ``connected_until``, seconds since the epoch)."""
+    time compared with each seat's ``connected_until``, seconds since the epoch) and the
+    number of cards each holds (``card_counts``, public; ``None`` for a seat not in it)."""
+    counts = card_counts or {}
     t = time.time() if now is None else now
     out = []
     for s in table.seats:
@@ -61,7 +64,8 @@ def seats_json(table: TableRow, seat: int, now: float | None = None,
                     "level": s.level if s.kind == "computer" else None,
                     "you": s.seat == seat, "creator": s.seat == table.creator_seat,
                     "connected": connected, "away": away, "left": person and s.left,
-                    "computer_for_away": person and s.computer_for_away})
+                    "computer_for_away": person and s.computer_for_away,
+                    "card_count": counts.get(s.seat)})
     return out
 
 
@@ -131,7 +135,9 @@ def seat_state(tables: TableStore, loaded: Loaded, seated: Seated, since: int | 
     if seated.table is not None:
         status_json = _table_json(loaded, seated)
         st["table"] = {**(st.get("table") or {}), **status_json}
-        st["seats"] = seats_json(seated.table, seated.seat, status=status_json["status"])
+        st["seats"] = seats_json(seated.table, seated.seat, status=status_json["status"],
+                                 card_counts=loaded.engine.card_counts()
+                                 if loaded.engine is not None else None)
         st["messages"] = [{"seq_at": m.seq_at, "seat": m.seat, "message": m.message,
                            "at": m.at} for m in tables.messages(row.id)]
     return st
