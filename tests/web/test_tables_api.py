@@ -325,13 +325,53 @@ def test_turn_clock_plays_the_late_persons_turn(client: TestClient) -> None:
     with svc.store.engine.begin() as conn:
         from sqlalchemy import text
 
-        conn.execute(text("UPDATE games SET updated_at = updated_at - 16 WHERE id = :i"),
+        # the deal's turn began 16 s ago (the clock counts from each deal's turn)
+        conn.execute(text("UPDATE deals SET turn_at = turn_at - 16 WHERE game_id = :i"),
                      {"i": ann.id})
     svc.records.cache_drop(ann.id)
     o = other.get()
     assert o["seq"] > seq
     assert o["phase"] in ("offer", "draw", "hand-over"), o["phase"]
     assert late.get()["phase"] in ("opponent", "hand-over")
+
+
+def test_each_partnership_table_has_its_own_turn_clock(client: TestClient) -> None:
+    """A move at one table of a partnership leaves the other table's deadline as it was, and
+    a clock that runs out plays only that table's late turn."""
+    from sqlalchemy import text
+
+    seats = [ME, cpu(), OPEN, cpu()]  # hand 1: tables (0, 1) and (2, 3): a person at each
+    ann, code = new_table(client, seats, scoring="partnership", turn_clock=60)
+    cy = join(client, code, "Cy")
+    started(ann)
+    a, c = ann.get(), cy.get()
+    assert a["phase"] in ("offer", "draw") and c["phase"] in ("offer", "draw")  # both to move
+    ann_deadline, cy_deadline = a["table"]["turn_deadline"], c["table"]["turn_deadline"]
+    assert ann_deadline is not None and cy_deadline is not None
+    assert a["table"]["other"]["turn_deadline"] == cy_deadline
+    assert c["table"]["other"]["turn_deadline"] == ann_deadline
+    time.sleep(0.05)
+    ann.act(choose(a, random.Random(1)))  # Ann's table moves on (her computer answers)
+    c2 = cy.get()
+    assert c2["phase"] == c["phase"] and c2["table"]["turn_deadline"] == cy_deadline
+    a2 = ann.get()
+    assert a2["table"]["other"]["turn_deadline"] == cy_deadline
+    assert a2["table"]["turn_deadline"] is None or a2["table"]["turn_deadline"] > ann_deadline
+    # Cy's clock runs out (his deal's turn began 61 s ago): only his turn is played
+    svc = client.app.state.service  # type: ignore[attr-defined]
+    with svc.store.engine.begin() as conn:
+        conn.execute(text("UPDATE deals SET turn_at = turn_at - 61 WHERE game_id = :i "
+                          "AND number = :n"), {"i": ann.id, "n": a2["table"]["other"]["deal"]})
+    svc.records.cache_drop(ann.id)
+    engine = svc.engine_of(ann.id)
+    before = [len(h.history) for h in engine.deals()]
+    a3 = ann.get()
+    after = [len(h.history) for h in svc.engine_of(ann.id).deals()]
+    mine = a3["table"]["deal"] - 1
+    theirs = a3["table"]["other"]["deal"] - 1
+    assert after[theirs] > before[theirs]  # Cy's turn was played
+    assert after[mine] == before[mine]  # Ann's table did not move
+    assert a3["phase"] == a2["phase"]
 
 
 # ----------------------------------------------------- three players and partnership, people

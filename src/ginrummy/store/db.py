@@ -72,8 +72,9 @@ log = logging.getLogger("ginrummy.store")
 #: the heading) moved to ``sheet_hands`` (:func:`ginrummy.store.sheets.move_old_hands`). 4:
 #: every seat's side of the results (``games.winner_seats``; ``deals.players``,
 #: ``winner_seat``, ``knocker_seat``) and the browser at each seat (``seats.player_id``), for
-#: the statistics of every person at a table.
-SCHEMA_VERSION = 4
+#: the statistics of every person at a table. 5: ``deals.turn_at`` (when the deal's turn began:
+#: a turn clock per table of a partnership).
+SCHEMA_VERSION = 5
 #: the PostgreSQL channel of committed game changes; payload ``"<game_id>:<seq>"``.
 LIVE_CHANNEL = "ginrummy_live"
 #: connections kept open to PostgreSQL by one process when no size is given (web/app.py passes
@@ -142,6 +143,7 @@ deals = Table(
     Column("players", String(16)),  # "0,2": the seats at engine seats 0 and 1
     Column("winner_seat", Integer),  # once over: the winning seat (None: dead or tie)
     Column("knocker_seat", Integer),
+    Column("turn_at", Float),  # when the deal's current turn began (its last action or deal)
 )
 
 
@@ -244,6 +246,9 @@ class DealRow:
     players: tuple[int, int] | None = None
     winner_seat: int | None = None
     knocker_seat: int | None = None
+    #: when the deal's current turn began, seconds since the epoch (its last action, or its
+    #: dealing); ``None`` in deals stored before schema 5
+    turn_at: float | None = None
 
 
 def seats_text(seats: tuple[int, ...] | None) -> str | None:
@@ -278,7 +283,7 @@ def _deal_values(game_id: str, d: DealRow) -> dict[str, Any]:
         "finished": d.finished, "result_kind": d.result_kind, "result_winner": d.result_winner,
         "result_knocker": d.result_knocker, "result_points": d.result_points,
         "players": seats_text(d.players), "winner_seat": d.winner_seat,
-        "knocker_seat": d.knocker_seat,
+        "knocker_seat": d.knocker_seat, "turn_at": d.turn_at,
     }
 
 
@@ -300,7 +305,7 @@ def _deal_row(r: Any) -> DealRow:
         finished=bool(r.finished), result_kind=r.result_kind, result_winner=r.result_winner,
         result_knocker=r.result_knocker, result_points=r.result_points,
         players=_pair(seats_of_text(r.players)), winner_seat=r.winner_seat,
-        knocker_seat=r.knocker_seat,
+        knocker_seat=r.knocker_seat, turn_at=r.turn_at,
     )
 
 
@@ -405,7 +410,9 @@ def _migrate(conn: Connection, found: int) -> None:
     * 1 -> 2: add ``games.turns`` to a database made before it;
     * 2 -> 3: move the hands of score keeper sheets of the first layout to ``sheet_hands``;
     * 3 -> 4: the columns of every seat's results and of the browser at each seat (empty for
-      the games played before: their statistics stay seat 0's, its creator's).
+      the games played before: their statistics stay seat 0's, its creator's);
+    * 4 -> 5: ``deals.turn_at`` (empty for the deals before: their turn clock counts from the
+      game's last change, as it did).
     """
     from sqlalchemy import inspect
 
@@ -429,6 +436,9 @@ def _migrate(conn: Connection, found: int) -> None:
         if found_tables.has_table("seats"):
             conn.execute(text("CREATE INDEX IF NOT EXISTS ix_seats_player_id "
                               "ON seats (player_id)"))
+    if found < 5 and found_tables.has_table("deals") and \
+            "turn_at" not in {c["name"] for c in found_tables.get_columns("deals")}:
+        conn.execute(text("ALTER TABLE deals ADD COLUMN turn_at FLOAT"))
 
 
 class _Conflict(Exception):

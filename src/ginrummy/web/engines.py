@@ -116,6 +116,10 @@ class TableEngine(ABC):
         """The deals in play."""
 
     @abstractmethod
+    def deal_players(self, index: int) -> tuple[int, int]:
+        """The seats playing deal ``index`` (at its engine seats 0 and 1)."""
+
+    @abstractmethod
     def card_counts(self) -> dict[int, int]:
         """How many cards each seat holds in the current hand's deal it plays (public: R-2.2
         deals ten each, and every draw and discard is seen): ``{seat: count}``; a seat that
@@ -226,6 +230,9 @@ class StandardEngine(TableEngine):
     def in_play(self) -> list[int]:
         h = self.game.current
         return [] if h is None or h.is_over else [len(self.game.deals) - 1]
+
+    def deal_players(self, index: int) -> tuple[int, int]:
+        return (0, 1)
 
     def card_counts(self) -> dict[int, int]:
         if not self.game.deals:
@@ -379,6 +386,9 @@ class MatchEngine(TableEngine):
 
     def in_play(self) -> list[int]:
         return self.match.in_play()
+
+    def deal_players(self, index: int) -> tuple[int, int]:
+        return self.match.seatings[index].players
 
     def card_counts(self) -> dict[int, int]:
         m = self.match

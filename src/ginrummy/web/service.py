@@ -190,17 +190,18 @@ class TableService:
             raise Stale(self._state(self.records.load(current), seated, old_seq), current)
 
     def _expired(self, loaded: Loaded, table: TableRow | None) -> list[tuple[int, int]]:
-        """The deals whose person mover's turn clock ran out: ``(index, seat)``."""
+        """The deals whose person mover's turn clock ran out: ``(index, seat)`` (each deal's
+        clock runs from its own turn's start: a partnership's two tables apart)."""
         if table is None or not table.turn_clock or loaded.engine is None \
                 or loaded.row.status != "playing":
             return []
-        if time.time() < loaded.row.updated_at + table.turn_clock:
-            return []
         computer = is_computer(table)
+        now = time.time()
         out = []
         for i in loaded.engine.in_play():
             p = loaded.engine.mover(i)
-            if p is not None and not computer(p):
+            if p is not None and not computer(p) \
+                    and now >= loaded.turn_began(i) + table.turn_clock:
                 out.append((i, p))
         return out
 

@@ -37,7 +37,8 @@ log = logging.getLogger("ginrummy.web")
 @dataclass
 class Loaded:
     """A table rebuilt from its record: its row, the fairness data of its deals, its engine
-    (``None`` before the start)."""
+    (``None`` before the start); per deal as saved, when its turn began (``turn_at``, seconds
+    since the epoch; ``None``: stored before schema 5) and its action count (``moves``)."""
 
     row: GameRow
     scoring: str
@@ -45,6 +46,14 @@ class Loaded:
     decks: list[list[str]]
     engine: TableEngine | None
     seq: int = field(default=0, kw_only=True)
+    turn_at: list[float | None] = field(default_factory=list, kw_only=True)
+    moves: list[int] = field(default_factory=list, kw_only=True)
+
+    def turn_began(self, index: int) -> float:
+        """When deal ``index``'s current turn began (a deal saved before schema 5: the game's
+        last change)."""
+        at = self.turn_at[index] if index < len(self.turn_at) else None
+        return self.row.updated_at if at is None else at
 
 
 @dataclass
@@ -180,7 +189,9 @@ class TableRecords:
         turns = list(row.turns) if row.turns is not None else None
         engine = replay_engine(scoring, Rules.from_dict(row.rules), row.first_dealer,
                                deal_rows, turns)
-        loaded = Loaded(row, scoring, infos, decks, engine, seq=engine.seq())
+        loaded = Loaded(row, scoring, infos, decks, engine, seq=engine.seq(),
+                        turn_at=[d.turn_at for d in deal_rows],
+                        moves=[len(d.actions) for d in deal_rows])
         if loaded.seq != row.seq:  # pragma: no cover - only after a format change
             log.warning("game %s: stored seq %s, replay gives %s", row.id, row.seq, loaded.seq)
         return loaded
@@ -214,9 +225,25 @@ class TableRecords:
 
     @staticmethod
     def _deal_rows(loaded: Loaded, first: int) -> list[DealRow]:
-        assert loaded.engine is not None
-        return [loaded.engine.deal_row(i, loaded.deals[i], loaded.decks[i])
-                for i in range(first, len(loaded.deals))]
+        """The rows of deals ``first`` on; a deal dealt or moved since it was saved begins its
+        turn now (``turn_at``): the other table's deal of a partnership keeps its own."""
+        engine = loaded.engine
+        assert engine is not None
+        now = time.time()
+        rows = []
+        for i in range(first, len(loaded.deals)):
+            while len(loaded.turn_at) <= i:
+                loaded.turn_at.append(None)
+                loaded.moves.append(-1)
+            moves = len(engine.deals()[i].history)
+            if loaded.moves[i] != moves:
+                loaded.turn_at[i], loaded.moves[i] = now, moves
+            elif loaded.turn_at[i] is None:  # saved before schema 5: as it counted then
+                loaded.turn_at[i] = loaded.row.updated_at
+            row = engine.deal_row(i, loaded.deals[i], loaded.decks[i])
+            row.turn_at = loaded.turn_at[i]
+            rows.append(row)
+        return rows
 
     @staticmethod
     def _turns(loaded: Loaded) -> str | None:

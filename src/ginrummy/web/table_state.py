@@ -15,7 +15,8 @@ from .service_base import invite_code
 from .state import YOU
 from .table_records import Loaded, Seated
 
-__all__ = ["AWAY_AFTER", "seat_row", "is_computer", "seats_json", "seat_state"]
+__all__ = ["AWAY_AFTER", "seat_row", "is_computer", "seats_json", "seat_state",
+           "turn_deadlines"]
 
 #: a person seat without a live connection for this long (seconds) is away.
 AWAY_AFTER = 20.0
@@ -81,6 +82,32 @@ def _hand_order(loaded: Loaded, seated: Seated) -> list[str] | None:
         seated.seat) else None
 
 
+def turn_deadlines(loaded: Loaded, table: TableRow | None) -> dict[int, float]:
+    """The turn clock's deadline (seconds since the epoch) of each deal in play whose mover is
+    a person: ``{deal index: deadline}``, each from its own turn's start (a partnership's two
+    tables apart); ``{}`` without a clock."""
+    engine = loaded.engine
+    if table is None or not table.turn_clock or engine is None or loaded.row.status == "over":
+        return {}
+    computer = is_computer(table)
+    out = {}
+    for i in engine.in_play():
+        p = engine.mover(i)
+        if p is not None and not computer(p):
+            out[i] = loaded.turn_began(i) + table.turn_clock
+    return out
+
+
+def _own_deal(loaded: Loaded, seat: int) -> int | None:
+    """The deal in play that ``seat`` plays (else the one it watches: three players)."""
+    engine = loaded.engine
+    if engine is None:
+        return None
+    playing = engine.in_play()
+    mine = [i for i in playing if seat in engine.deal_players(i)]
+    return mine[0] if mine else (playing[0] if playing else None)
+
+
 def _table_json(loaded: Loaded, seated: Seated) -> dict[str, Any]:
     table = seated.table
     assert table is not None
@@ -91,13 +118,8 @@ def _table_json(loaded: Loaded, seated: Seated) -> dict[str, Any]:
     if seated.creator and status == "waiting":
         code = invite_code(row.secret)
         invite = {"code": code, "url": f"/join/{code}"}
-    deadline = None
-    if table.turn_clock and status == "playing" and loaded.engine is not None:
-        computer = is_computer(table)
-        if any(not computer(p) for p in (loaded.engine.mover(i)
-                                         for i in loaded.engine.in_play())
-               if p is not None):
-            deadline = row.updated_at + table.turn_clock
+    own = _own_deal(loaded, seated.seat)
+    deadline = turn_deadlines(loaded, table).get(own) if own is not None else None
     return {"status": status, "players": PLAYER_COUNT[loaded.scoring],
             "scoring": loaded.scoring, "creator": seated.creator, "invite": invite,
             "turn_clock": table.turn_clock, "turn_deadline": deadline,
@@ -135,6 +157,11 @@ def seat_state(tables: TableStore, loaded: Loaded, seated: Seated, since: int | 
     if seated.table is not None:
         status_json = _table_json(loaded, seated)
         st["table"] = {**(st.get("table") or {}), **status_json}
+        other = st["table"].get("other")
+        if isinstance(other, dict) and loaded.engine is not None:  # the other table's clock
+            deadlines = turn_deadlines(loaded, seated.table)
+            own = _own_deal(loaded, seated.seat)
+            other["turn_deadline"] = next((d for i, d in deadlines.items() if i != own), None)
         st["seats"] = seats_json(seated.table, seated.seat, status=status_json["status"],
                                  card_counts=loaded.engine.card_counts()
                                  if loaded.engine is not None else None)
