@@ -498,3 +498,70 @@ def test_tables_and_joins_count_against_the_new_game_limit(make_client: Any) -> 
     assert int(r.headers["Retry-After"]) >= 1
     r = client.post("/api/games", json={"seats": [ME, OPEN], "name": "Ann"})
     assert r.status_code == 429
+
+
+def test_two_rematch_requests_at_once_make_one_rematch(client: TestClient, db_url: str) -> None:
+    """Two processes take the creator's rematch request at the same moment (each read the table
+    without a rematch and built one): one transaction wins, both answer its game, and nothing of
+    the other is stored (no orphan game)."""
+    import threading
+
+    from sqlalchemy import text
+
+    from ginrummy.store import Store
+    from ginrummy.web.seating import Seating
+    from ginrummy.web.service import TableService
+
+    ann, bo = two_people(client, rules={"target": 20})
+    started(ann)
+    play_until([ann, bo], random.Random(5), lambda ss: ss[0]["phase"] == "game-over")
+    stores = [Store(db_url), Store(db_url)]  # two processes: no lock, no cache in common
+    try:
+        seatings = [Seating(TableService(s)) for s in stores]
+        both_built = threading.Barrier(2, timeout=30)
+        built: list[str] = []
+        for seating in seatings:
+            real = seating._rematch_of
+
+            def held(row: Any, table: Any, real: Any = real) -> Any:
+                made = real(row, table)
+                built.append(made[1].game_id)
+                both_built.wait()  # neither writes before both have read and built
+                return made
+
+            seating._rematch_of = held  # type: ignore[method-assign]
+
+        def count(sql: str) -> int:
+            with stores[0].engine.connect() as conn:
+                return int(conn.execute(text(sql)).scalar_one())
+
+        games_before = count("SELECT count(*) FROM games")
+        tables_before = count("SELECT count(*) FROM tables")
+        answers: list[Any] = [None, None]
+
+        def ask(i: int) -> None:
+            try:
+                answers[i] = seatings[i].rematch(ann.id, ann.token)
+            except Exception as e:  # pragma: no cover - shown by the assertion below
+                answers[i] = e
+
+        threads = [threading.Thread(target=ask, args=(i,)) for i in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert all(isinstance(a, dict) for a in answers), answers
+        assert len(set(built)) == 2  # two were built...
+        new_id = answers[0]["game_id"]
+        assert answers[1]["game_id"] == new_id and new_id in built  # ...one was kept
+        loser = next(b for b in built if b != new_id)
+        assert count("SELECT count(*) FROM games") == games_before + 1
+        assert count("SELECT count(*) FROM tables") == tables_before + 1
+        assert count(f"SELECT count(*) FROM games WHERE id = '{loser}'") == 0
+        assert count(f"SELECT count(*) FROM seats WHERE game_id = '{loser}'") == 0
+        assert ann.get()["table"]["rematch"] == {"game_id": new_id}
+        nb = client.get(f"/api/games/{new_id}", headers=bo.headers)
+        assert nb.status_code == 200 and nb.json()["you"] == 1
+    finally:
+        for s in stores:
+            s.close()

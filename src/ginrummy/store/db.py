@@ -620,21 +620,31 @@ class Store:
             for job in group:
                 job.done = True
 
-    def insert_game(self, game: GameRow, new_deals: list[DealRow]) -> None:
-        """Create a game with its first deal(s), in one transaction."""
+    def insert_game(self, game: GameRow, new_deals: list[DealRow],
+                    first: Callable[[Connection], bool] | None = None) -> bool:
+        """Create a game with its first deal(s), in one transaction. ``first(conn)``, if
+        given, runs first in that transaction (the rows that must exist with the game, a claim
+        that only one request may win): when it returns False it has written nothing, and
+        nothing is written (False is returned)."""
         values = _game_values(game)
         deal_values = [_deal_values(game.id, d) for d in new_deals]
 
         def write(conn: Connection) -> None:
+            if first is not None and not first(conn):
+                raise _Conflict()  # nothing written
             conn.execute(_INSERT_GAME, values)
             for v in deal_values:
                 conn.execute(_INSERT_DEAL, v)
             if self.postgres:
                 self._notify(conn, game.id, game.seq)
 
-        self._write(write)
+        try:
+            self._write(write)
+        except _Conflict:
+            return False
         if not self.postgres:
             self._call_listeners(game.id, game.seq)
+        return True
 
     def save(self, game_id: str, old_seq: int, changes: dict[str, Any],
              changed_deals: list[DealRow]) -> bool:

@@ -29,6 +29,7 @@ from typing import Any
 from sqlalchemy import (
     Boolean,
     Column,
+    Connection,
     Engine,
     Float,
     Integer,
@@ -247,12 +248,32 @@ class TableStore:
     def insert(self, row: TableRow) -> None:
         """A new table with its seats (before its ``games`` row)."""
         with self.engine.begin() as conn:
-            conn.execute(insert(tables).values(
-                game_id=row.game_id, status=row.status, creator_seat=row.creator_seat,
-                invite_hash=row.invite_hash, turn_clock=row.turn_clock,
-                rematch_id=row.rematch_id, version=row.version, created_at=row.created_at))
-            for s in row.seats:
-                conn.execute(insert(seats).values(**_seat_values(row.game_id, s)))
+            self.write_table(conn, row)
+
+    @staticmethod
+    def write_table(conn: Connection, row: TableRow) -> None:
+        """Insert a new table with its seats in the caller's transaction ``conn``."""
+        conn.execute(insert(tables).values(
+            game_id=row.game_id, status=row.status, creator_seat=row.creator_seat,
+            invite_hash=row.invite_hash, turn_clock=row.turn_clock,
+            rematch_id=row.rematch_id, version=row.version, created_at=row.created_at))
+        for s in row.seats:
+            conn.execute(insert(seats).values(**_seat_values(row.game_id, s)))
+
+    @classmethod
+    def write_rematch(cls, conn: Connection, old_id: str, new: TableRow) -> bool:
+        """In the caller's transaction ``conn``: point table ``old_id`` to its rematch ``new``
+        (its version goes up) and insert ``new`` with its seats, only if ``old_id`` has no
+        rematch yet. False, nothing written, when it has one (another request made it: on
+        PostgreSQL the second such UPDATE waits for the first transaction, then matches no
+        row; on SQLite writers take turns)."""
+        res = conn.execute(update(tables)
+                           .where(tables.c.game_id == old_id, tables.c.rematch_id.is_(None))
+                           .values(rematch_id=new.game_id, version=tables.c.version + 1))
+        if res.rowcount != 1:
+            return False
+        cls.write_table(conn, new)
+        return True
 
     def change_seat(self, game_id: str, version: int, seat: int, expect: dict[str, Any],
                     values: dict[str, Any], table: dict[str, Any] | None = None) -> bool:

@@ -15,9 +15,12 @@ import secrets
 import time
 from typing import Any
 
+from sqlalchemy import Connection
+
 from ..bots import LEVELS
 from ..store import GameRow
-from ..store.tables import MessageRow, SeatRow, TableRow
+from ..store.tables import MessageRow, SeatRow, TableRow, TableStore
+from ..store.variants import VariantStore
 from ..variants import PLAYER_COUNT
 from .errors import BadRequest, NotFound, Refused
 from .service import TableService
@@ -248,8 +251,6 @@ class Seating:
                 if row.status != "over":
                     raise Refused(409, "not_waiting", "a rematch starts once the game is over")
                 new_id = self._new_rematch(row, table)
-                if not self.svc.tables.set_table(game_id, table.version, {"rematch_id": new_id}):
-                    raise Refused(409, "seat_taken", "the table changed meanwhile: try again")
                 self._announce(game_id)
         with self.svc.records.lock(new_id):
             new_row = self.svc.store.get_game(new_id)
@@ -260,6 +261,32 @@ class Seating:
             return {"game_id": new_id, "state": self.svc._state(loaded, seated, 0)}
 
     def _new_rematch(self, row: GameRow, table: TableRow) -> str:
+        """Make the rematch of ``row``'s table and point the table to it, in one transaction
+        that only one request wins (:meth:`ginrummy.store.tables.TableStore.write_rematch`):
+        the id of the rematch, this request's or the one that won (nothing of a lost one is
+        stored).
+
+        :raises Refused: ``seat_taken``: the table is gone meanwhile."""
+        loaded, new_table = self._rematch_of(row, table)
+        scoring = loaded.scoring
+
+        def first(conn: Connection) -> bool:
+            if not TableStore.write_rematch(conn, row.id, new_table):
+                return False
+            if scoring != "standard":
+                VariantStore.write_scoring(conn, new_table.game_id, scoring)
+            return True
+
+        self.svc.records.remember_kind(new_table.game_id, scoring, True)
+        if self.svc.records.insert(loaded, first=first):
+            return new_table.game_id
+        now = self.svc.tables.get(row.id)
+        if now is None or not now.rematch_id:  # pragma: no cover - a table is never removed
+            raise Refused(409, "seat_taken", "the table changed meanwhile: try again")
+        return now.rematch_id
+
+    def _rematch_of(self, row: GameRow, table: TableRow) -> tuple[Loaded, TableRow]:
+        """The rematch of ``row``'s table, built and dealt in memory (nothing stored)."""
         scoring, _ = self.svc.records.kind(row.id)
         n = PLAYER_COUNT[scoring]
         first = secrets.randbelow(3) if scoring == "three_player" else secrets.randbelow(2)
@@ -280,15 +307,10 @@ class Seating:
         new_table = TableRow(game_id=new.id, status="playing", creator_seat=table.creator_seat,
                              invite_hash=token_hash(invite_code(new.secret)),
                              turn_clock=table.turn_clock, seats=seats)
-        if scoring != "standard":
-            self.svc.vstore.set_scoring(new.id, scoring)
-        self.svc.tables.insert(new_table)
-        self.svc.records.remember_kind(new.id, scoring, True)
         loaded = Loaded(new, scoring, [], [], None)
         seated = Seated(new, new_table, table.creator_seat)
         self.svc._begin(loaded, seated)  # nobody knows the new id yet: no lock needed
-        self.svc.records.insert(loaded)
-        return new.id
+        return loaded, new_table
 
     def message(self, game_id: str, token: str | None, message: str) -> dict[str, Any]:
         """A preset quick message from the seat (docs/tables.md). Returns its state.

@@ -16,8 +16,11 @@ import logging
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from sqlalchemy import Connection
 
 from ..rules import Rules
 from ..store import DealRow, GameRow, Store
@@ -250,8 +253,11 @@ class TableRecords:
         e = loaded.engine
         return "".join(e.turns) if isinstance(e, MatchEngine) and e.turns is not None else None
 
-    def insert(self, loaded: Loaded, status: str | None = None) -> None:
-        """Store a new game (its table's rows are stored before)."""
+    def insert(self, loaded: Loaded, status: str | None = None,
+               first: Callable[[Connection], bool] | None = None) -> bool:
+        """Store a new game (its table's rows are stored before, or by ``first``: see
+        :meth:`ginrummy.store.Store.insert_game`); False: ``first`` refused, nothing
+        stored."""
         row = loaded.row
         if loaded.engine is not None:
             loaded.seq = row.seq = loaded.engine.seq()
@@ -261,9 +267,12 @@ class TableRecords:
             row.turns = self._turns(loaded)
         if status is not None:
             row.status = status
-        self.store.insert_game(row, self._deal_rows(loaded, 0) if loaded.engine else [])
+        if not self.store.insert_game(row, self._deal_rows(loaded, 0) if loaded.engine else [],
+                                      first):
+            return False
         if loaded.engine is not None:
             self.cache_put(loaded)
+        return True
 
     def save(self, loaded: Loaded, first: int, last_action: str | None,
              last_action_seq: int | None) -> GameRow | None:
