@@ -312,6 +312,19 @@ class TableStore:
             conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
                          .values(connected_until=until))
 
+    def refresh_presence(self, game_id: str, seat: int, token_hash: str, until: float) -> bool:
+        """A live stream's refresh of its seat's ``connected_until``, in one statement that
+        reads nothing first: False (nothing written) when the seat is no longer this token's
+        person (left, or never)."""
+        with self.engine.begin() as conn:
+            res = conn.execute(update(seats)
+                               .where(seats.c.game_id == game_id, seats.c.seat == seat,
+                                      seats.c.kind == "person",
+                                      seats.c.token_hash == token_hash,
+                                      seats.c.left.is_(False))
+                               .values(connected_until=until))
+            return bool(res.rowcount == 1)
+
     def set_hand_order(self, game_id: str, seat: int, order: dict[str, Any]) -> None:
         with self.engine.begin() as conn:
             conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection
@@ -27,12 +28,29 @@ from .service import TableService
 from .service_base import invite_code, token_hash
 from .table_inputs import INVITE_CODE_RE, KINDS, MESSAGES, checked_name
 from .table_records import Loaded, Seated
-from .table_state import seat_row, seats_json
+from .table_state import next_change, seat_row, seats_json, table_status
 
-__all__ = ["Seating", "PRESENCE_LEASE"]
+__all__ = ["Seating", "LiveView", "PRESENCE_LEASE"]
 
 #: how long an open live stream keeps its seat connected after each refresh (seconds).
 PRESENCE_LEASE = 25.0
+
+
+@dataclass(frozen=True)
+class LiveView:
+    """What a live stream reads (:meth:`Seating.live_view`): the seat's ``state`` (``None``:
+    unchanged since the one sent), the ``seats`` (presence), the table's ``seq`` and
+    ``version``, the asker's ``seat``, whether it is a table of seats (``table``) and
+    ``wake_at``, the next moment its view changes with time alone
+    (:func:`ginrummy.web.table_state.next_change`)."""
+
+    state: dict[str, Any] | None
+    seats: list[dict[str, Any]]
+    seq: int
+    version: int
+    seat: int
+    table: bool
+    wake_at: float | None
 
 
 class Seating:
@@ -330,20 +348,38 @@ class Seating:
             return self.svc._state(loaded, seated, loaded.seq)
 
     # ------------------------------------------------------------------------------ live
-    def live_view(self, game_id: str, token: str | None, since: int | None
-                  ) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
-        """What a live stream sends: ``(state, presence seats, table version)`` for the
-        token's seat (the turn clock and away seats are caught up first).
+    def live_view(self, game_id: str, token: str | None, since: int | None,
+                  known: tuple[int, int] | None = None) -> LiveView:
+        """What a live stream sends, for the token's seat (the turn clock and away seats are
+        caught up first): its state with the events after ``since``, unless the table is still
+        at ``known`` (``(seq, table version)`` of the state last sent: then only the seats, for
+        their presence, without building the state).
 
         :raises NotFound: unknown game or no seat's token (left, or never).
         """
         with self.svc.records.lock(game_id):
             seated = self.svc.records.authorize(game_id, token)
             loaded = self.svc._catch_up(self.svc.records.load(seated.row), seated)
-            state = self.svc._state(loaded, seated, since)
             table = seated.table
-            presence = state.get("seats", [])
-            return state, presence, table.version if table is not None else 0
+            version = table.version if table is not None else 0
+            wake_at = next_change(loaded, table, seated.seat)
+            if known is not None and known == (loaded.seq, version):
+                seats = [] if table is None else seats_json(
+                    table, seated.seat, status=table_status(loaded),
+                    card_counts=loaded.engine.card_counts() if loaded.engine else None)
+                return LiveView(None, seats, loaded.seq, version, seated.seat,
+                                table is not None, wake_at)
+            state = self.svc._state(loaded, seated, since)
+            return LiveView(state, state.get("seats", []), int(state["seq"]), version,
+                            seated.seat, table is not None, wake_at)
+
+    def refresh_presence(self, game_id: str, seat: int, token: str | None) -> bool:
+        """An open stream's presence refresh (every few seconds): one write, no read; False
+        when the seat is no longer this token's (the stream ends)."""
+        if not token:
+            return False
+        return self.svc.tables.refresh_presence(game_id, seat, token_hash(token),
+                                                time.time() + PRESENCE_LEASE)
 
     def presence(self, game_id: str, token: str | None, connected: bool,
                  announce: bool = True) -> None:

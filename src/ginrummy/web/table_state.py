@@ -16,7 +16,7 @@ from .state import YOU
 from .table_records import Loaded, Seated
 
 __all__ = ["AWAY_AFTER", "seat_row", "is_computer", "seats_json", "seat_state",
-           "turn_deadlines"]
+           "turn_deadlines", "table_status", "next_change"]
 
 #: a person seat without a live connection for this long (seconds) is away.
 AWAY_AFTER = 20.0
@@ -70,6 +70,33 @@ def seats_json(table: TableRow, seat: int, now: float | None = None,
     return out
 
 
+def table_status(loaded: Loaded) -> str:
+    """``table.status``: ``waiting`` (before the start), ``playing`` or ``over``."""
+    if loaded.engine is None:
+        return "waiting"
+    return "over" if loaded.row.status == "over" else "playing"
+
+
+def next_change(loaded: Loaded, table: TableRow | None, seat: int,
+                now: float | None = None) -> float | None:
+    """The next moment (seconds since the epoch) at which what ``seat`` is shown changes with
+    time alone, without any write: a turn clock runs out, another person's presence lease ends
+    (a process stopped without closing its streams), or a person not connected becomes away
+    (:data:`AWAY_AFTER`). ``None``: nothing changes until something is written."""
+    t = time.time() if now is None else now
+    times = list(turn_deadlines(loaded, table).values())
+    if table is not None:
+        playing = table_status(loaded) == "playing"
+        for s in table.seats:
+            if s.kind != "person" or s.left or s.seat == seat:
+                continue
+            if s.connected_until > t:
+                times.append(s.connected_until)
+            elif playing and t - s.connected_until <= AWAY_AFTER:
+                times.append(s.connected_until + AWAY_AFTER)
+    return min(times) + 0.05 if times else None
+
+
 def _hand_order(loaded: Loaded, seated: Seated) -> list[str] | None:
     if seated.table is None:
         order = loaded.row.hand_order or {}
@@ -112,8 +139,7 @@ def _table_json(loaded: Loaded, seated: Seated) -> dict[str, Any]:
     table = seated.table
     assert table is not None
     row = loaded.row
-    status = "waiting" if loaded.engine is None else (
-        "over" if row.status == "over" else "playing")
+    status = table_status(loaded)
     invite = None
     if seated.creator and status == "waiting":
         code = invite_code(row.secret)
