@@ -191,8 +191,8 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
                 while True:  # until the table is to be read again
                     now = time.monotonic()
                     until = min(next_ping, next_refresh, next_check)
-                    if wake_at is not None:
-                        until = min(until, now + max(0.0, wake_at - time.time()))
+                    if wake_at is not None:  # not sooner than 0.25 s: never a busy loop
+                        until = min(until, now + max(0.25, wake_at - time.time()))
                     woken = await sub.wait(max(0.0, until - now))
                     if await request.is_disconnected():
                         return
