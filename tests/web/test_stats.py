@@ -11,20 +11,18 @@ from typing import Any
 from fastapi.testclient import TestClient
 from web_helpers import Table, choose
 
-from ginrummy.store import GameRow
-from ginrummy.web.stats import player_stats, variant_of
+from ginrummy.web.stats import PlayedGame, summary, variant_of
 
 
-def row(i: int, status: str, winner: int | None, level: str = "hard",
-        preset: str = "standard", margin: int | None = None) -> GameRow:
-    return GameRow(id=f"game{i:04d}", token_hash="0" * 64, player_id="p", level=level,
-                   preset=preset, rules={}, first_dealer=0, secret="00", seq=1, status=status,
-                   winner=winner, margin=margin, created_at=float(i), updated_at=float(i),
-                   finished_at=float(i) if status in ("over", "resigned") else None)
+def row(i: int, status: str, winner: int | None, level: str | None = "hard",
+        preset: str = "standard", margin: int | None = None) -> PlayedGame:
+    return PlayedGame(status, status == "over" and winner == 0, margin, float(i),
+                      float(i) if status in ("over", "resigned") else None, f"game{i:04d}",
+                      level, preset)
 
 
 def test_empty() -> None:
-    s = player_stats([], [])
+    s = summary([], [], {})
     assert s["games_played"] == 0 and s["win_rate"] is None
     assert s["current_streak"] == {"kind": None, "length": 0} and s["longest_streak"] == 0
     assert s["by_level"] == {} and s["by_variant"] == {}
@@ -34,12 +32,14 @@ def test_win_rate_streaks_and_groups() -> None:
     games = [row(1, "over", 0, "easy", margin=120), row(2, "over", 0, "easy", margin=300),
              row(3, "over", 0, "hard", "oklahoma"), row(4, "over", 1, "hard"),
              row(5, "resigned", None, "expert"), row(6, "playing", None),
-             row(7, "waiting", None), row(8, "over", 1, "hard", "hollywood")]
-    s = player_stats(games, [], {"game0008": "hollywood"})
-    assert (s["games_played"], s["games_won"], s["games_lost"]) == (6, 3, 3)
-    assert s["win_rate"] == 0.5 and s["games_resigned"] == 1 and s["games_in_progress"] == 1
-    # the last three finished games were lost (a loss, a resignation, a loss): 3 lost in a row
-    assert s["current_streak"] == {"kind": "lost", "length": 3}
+             row(7, "waiting", None), row(8, "over", 1, "hard", "hollywood"),
+             row(9, "over", 1, None)]  # a table of people joined: no computer level
+    s = summary(games, [], {"game0008": "hollywood"})
+    assert (s["games_played"], s["games_won"], s["games_lost"]) == (7, 3, 4)
+    assert s["win_rate"] == round(3 / 7, 4) and s["games_resigned"] == 1
+    assert s["games_in_progress"] == 1
+    # the last four finished games were lost (a loss, a resignation, two losses)
+    assert s["current_streak"] == {"kind": "lost", "length": 4}
     assert s["longest_streak"] == 3 and s["best_margin"] == 300
     assert s["by_level"] == {
         "hard": {"played": 3, "won": 1, "lost": 2, "win_rate": 0.3333},
@@ -47,21 +47,21 @@ def test_win_rate_streaks_and_groups() -> None:
         "expert": {"played": 1, "won": 0, "lost": 1, "win_rate": 0.0}}
     assert list(s["by_level"]) == ["hard", "easy", "expert"]  # most played first
     assert s["by_variant"] == {
-        "standard": {"played": 4, "won": 2, "lost": 2, "win_rate": 0.5},
+        "standard": {"played": 5, "won": 2, "lost": 3, "win_rate": 0.4},
         "hollywood": {"played": 1, "won": 0, "lost": 1, "win_rate": 0.0},
         "oklahoma": {"played": 1, "won": 1, "lost": 0, "win_rate": 1.0}}
 
 
 def test_a_win_after_losses_is_one_won_in_a_row() -> None:
     games = [row(1, "over", 1), row(2, "resigned", None), row(3, "over", 0)]
-    s = player_stats(games, [])
+    s = summary(games, [], {})
     assert s["current_streak"] == {"kind": "won", "length": 1} and s["longest_streak"] == 1
 
 
 def test_variant_of() -> None:
-    g = row(1, "over", 0, preset="oklahoma")
-    assert variant_of(g, None) == "oklahoma" and variant_of(g, "standard") == "oklahoma"
-    assert variant_of(g, "three_player") == "three_player"
+    assert variant_of("oklahoma", None) == "oklahoma"
+    assert variant_of("oklahoma", "standard") == "oklahoma"
+    assert variant_of("oklahoma", "three_player") == "three_player"
 
 
 def _finish(t: Table, rng: random.Random) -> dict[str, Any]:
