@@ -911,12 +911,38 @@ def evaluate_discards(hand: CardSet, forbidden: CardSet | None = None) -> Discar
     # every card's sort key ``deadwood << 12 | tie`` (lowest deadwood, then higher value, then
     # card order), from the per-lane key tables; its arrangement is left to be built when read
     lk = _LANE_KEYS
-    if not (a & b & (c | d)) | (c & d & (a | b)):  # runs only: a discard changes its own lane
+    three = (a & b & (c | d)) | (c & d & (a | b))
+    if not three:  # runs only: a discard changes its own lane
         base = rd[a] + rd[b] + rd[c] + rd[d]
         keys = [*map(((base - rd[a]) << 12).__add__, lk[a]),
                 *map(((base - rd[b]) << 12 | 13).__add__, lk[b]),
                 *map(((base - rd[c]) << 12 | 26).__add__, lk[c]),
                 *map(((base - rd[d]) << 12 | 39).__add__, lk[d])]
+    elif not three & (three - 1) and not a & b & c & d:
+        # one rank held exactly 3 times: set choices "no set" (every card free) and "the set"
+        # (the other cards free); per suit, each card's lesser key of the two
+        col = mask & (_COL * three)
+        m1 = mask ^ col
+        lanes1 = (m1 & LANE, m1 >> 13 & LANE, m1 >> 26 & LANE, m1 >> 39)
+        base0 = rd[a] + rd[b] + rd[c] + rd[d]
+        base1 = rd[lanes1[0]] + rd[lanes1[1]] + rd[lanes1[2]] + rd[lanes1[3]]
+        below = three - 1  # the ranks under the set's rank
+        keys = []
+        add = keys.extend
+        for sh, lane0, lane1 in ((0, a, lanes1[0]), (13, b, lanes1[1]), (26, c, lanes1[2]),
+                                 (39, d, lanes1[3])):
+            if lane0 == lane1:  # the set has no card here: the choice of lesser deadwood
+                add(map(((min(base0, base1) - rd[lane0]) << 12 | sh).__add__, lk[lane0]))
+            else:
+                k0 = [*map(((base0 - rd[lane0]) << 12 | sh).__add__, lk[lane0])]
+                k1 = [*map(((base1 - rd[lane1]) << 12 | sh).__add__, lk[lane1])]
+                i = (lane0 & below).bit_count()
+                k1.insert(i, k0[i])  # the set's card is free only without the set
+                add(map(min, k0, k1))
+        if allowed != mask:
+            keys = [k for k in keys if allowed >> (k & 63) & 1]
+        keys.sort()
+        return _discard_options((mask, (mask, m1)), keys)
     else:
         # ranks held 3+ times: the keys of every set choice (``_set_options``) for the cards it
         # leaves outside its sets; each card's least (the set choice giving it is found again
