@@ -104,6 +104,10 @@ _LANE_POINTS: Final = [sum(POINTS[r] for r in range(13) if m >> r & 1) for m in 
 #: ``other suits' deadwood << 12 | 13 * suit`` for the card of another suit).
 _LANE_KEYS: Final = [tuple(_RUN_DW[m ^ 1 << r] << 12 | (10 - POINTS[r]) << 6 | r
                            for r in range(13) if m >> r & 1) for m in range(8192)]
+#: per 3-card set (its mask): the ``_DISCARD_TIE`` of its cards.
+_SET_TIES: Final = {
+    m: tuple(_DISCARD_TIE[c] for c in range(52) if m >> c & 1)
+    for r in range(13) for m in [(_COL << r) & ~(1 << (13 * s + r)) for s in range(4)]}
 #: the card of a discard sort key (its low 6 bits).
 _CARD_OF_KEY: Final = (63).__and__
 _CACHE: dict[int, int] = {}
@@ -644,9 +648,11 @@ class DiscardOptions(Sequence[DiscardOption]):
 
         :raises IndexError: ``i`` out of range.
         """
-        if isinstance(i, slice):
-            return [self._option(j) for j in range(*i.indices(len(self._keys)))]
         n = len(self._keys)
+        if type(i) is int and 0 <= i < n:
+            return self._option(i)
+        if isinstance(i, slice):
+            return [self._option(j) for j in range(*i.indices(n))]
         j = operator.index(i)
         if j < 0:
             j += n
@@ -655,8 +661,20 @@ class DiscardOptions(Sequence[DiscardOption]):
         return self._option(j)
 
     def __iter__(self) -> Iterator[DiscardOption]:
-        for j in range(len(self._keys)):
-            yield self._option(j)
+        keys = self._keys
+        made = self._made
+        if made is None:
+            made = [None] * len(keys)
+            _dos_made(self, made)
+        src = self._src
+        for j, key in enumerate(keys):
+            o = made[j]
+            if o is None:  # as in _option
+                o = _new(DiscardOption)
+                _opt_key(o, key)
+                _opt_arr(o, src)
+                made[j] = o
+            yield o
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not DiscardOptions:
@@ -923,6 +941,25 @@ def evaluate_discards(hand: CardSet, forbidden: CardSet | None = None) -> Discar
         # (the other cards free); per suit, each card's lesser key of the two
         col = mask & (_COL * three)
         m1 = mask ^ col
+        s3 = mask & mask >> 1 & mask >> 2 & _RUN_START
+        if not col & (s3 | s3 << 1 | s3 << 2):
+            # no card of the set can be in a run: with the set, every other card's deadwood is
+            # less by 3 x its value; a card of the set leaves its value and two more unmelded
+            a = m1 & LANE
+            b = m1 >> 13 & LANE
+            c = m1 >> 26 & LANE
+            d = m1 >> 39
+            base = rd[a] + rd[b] + rd[c] + rd[d]
+            keys = [*map(((base - rd[a]) << 12).__add__, lk[a]),
+                    *map(((base - rd[b]) << 12 | 13).__add__, lk[b]),
+                    *map(((base - rd[c]) << 12 | 26).__add__, lk[c]),
+                    *map(((base - rd[d]) << 12 | 39).__add__, lk[d]),
+                    *map(((base + 2 * POINTS[three.bit_length() - 1]) << 12).__add__,
+                         _SET_TIES[col])]
+            if allowed != mask:
+                keys = [k for k in keys if allowed >> (k & 63) & 1]
+            keys.sort()
+            return _discard_options((mask, (mask, m1)), keys)
         lanes1 = (m1 & LANE, m1 >> 13 & LANE, m1 >> 26 & LANE, m1 >> 39)
         base0 = rd[a] + rd[b] + rd[c] + rd[d]
         base1 = rd[lanes1[0]] + rd[lanes1[1]] + rd[lanes1[2]] + rd[lanes1[3]]
