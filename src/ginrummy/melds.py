@@ -907,10 +907,11 @@ def evaluate_discards(hand: CardSet, forbidden: CardSet | None = None) -> Discar
 
     ``forbidden``: cards that may not be discarded (the card taken from the discard pile).
     One pass over the set choices of all 11 cards prices every discard at once (see
-    :func:`best_discard_deadwood`): for each card, the first set choice of least deadwood among
-    those that leave it free, its runs read from the per-lane tables (runs only: per-lane tables
-    of the keys). Each option's arrangement is built when it is first read (see
-    :class:`DiscardOption`), from shared meld CardSets, in the canonical meld order.
+    :func:`best_discard_deadwood`): each card's least deadwood over the set choices that leave
+    it free, the sort keys of a whole suit read from the per-lane table ``_LANE_KEYS`` (one rank
+    held three times: per suit, the lesser of its two set choices). Each option is made when
+    first reached and builds its arrangement when first read (:class:`DiscardOption`): the first
+    set choice reaching its deadwood, from shared meld CardSets, in the canonical meld order.
 
     :returns: the :class:`DiscardOptions` (a sequence), one per card of ``hand`` outside
         ``forbidden``; empty if every card is forbidden. The options are created when reached.
