@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import types
 from collections.abc import Iterator
 from typing import Any
 
@@ -87,6 +89,43 @@ def test_bad_ray_options_change_nothing() -> None:
     assert r.exit_code == 2 and "--jobs must be at least 1" in r.stderr
     r = run("tournament", "--a", "nobody", "--ray")
     assert r.exit_code == 2 and "unknown player 'nobody'" in r.stderr
+
+
+def test_a_cluster_that_wants_a_token_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ray's token authentication: connecting without the cluster's token names what to set."""
+
+    class AuthenticationError(Exception):
+        pass
+
+    fake = types.ModuleType("ray")
+
+    def init(**kwargs: Any) -> None:
+        try:
+            raise AuthenticationError("InvalidAuthToken")
+        except AuthenticationError as e:
+            raise ConnectionError("Failed to connect to Ray cluster") from e
+
+    fake.is_initialized = lambda: False  # type: ignore[attr-defined]
+    fake.init = init  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    r = run("tournament", "--a", "simple", "--b", "random", "--games", "2", "--ray", "auto")
+    assert r.exit_code == 1
+    assert r.stderr.strip() == ("error: the Ray cluster at auto asks for its authentication "
+                                "token: set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN (or "
+                                "~/.ray/auth_token) as on the cluster")
+
+
+def test_an_unreachable_cluster_fails_fast() -> None:
+    _ray()
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    r = run("tournament", "--a", "simple", "--b", "random", "--games", "2", "--ray",
+            f"127.0.0.1:{port}")
+    assert r.exit_code == 1
+    assert r.stderr.strip() == (f"error: cannot reach the Ray cluster at 127.0.0.1:{port}: "
+                                "Connection refused")
+    assert r.stdout.strip() == ""  # no result
 
 
 def test_the_help_shows_ray() -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import socket
 import time
 from collections.abc import Callable
 from typing import Any
@@ -57,21 +58,51 @@ def _task(a: str, b: str, rules: Rules, seed: int,
     return __version__, play_pairs(a, b, rules, seed, pairs)
 
 
+#: seconds to wait for a cluster's port to answer before saying it cannot be reached (Ray itself
+#: retries for minutes).
+CONNECT_TIMEOUT_S = 10.0
+
+
+def _check_reachable(address: str) -> None:
+    """Fail fast when ``host:port`` or ``ray://host:port`` does not answer.
+
+    :raises ConnectionError: nothing listens there (or it did not answer in time).
+    """
+    rest = address.removeprefix("ray://")
+    host, sep, port = rest.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return  # "auto" and other forms Ray resolves itself
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), CONNECT_TIMEOUT_S):
+            pass
+    except OSError as e:
+        raise ConnectionError(f"cannot reach the Ray cluster at {address}: "
+                              f"{e.strerror or e}") from e
+
+
 def _start(ray: Any, address: str | None, num_cpus: int | None) -> None:
     """Connect to ``address`` (``None``: Ray's default, ``RAY_ADDRESS`` or else a new local Ray;
     ``"local"``: a new local Ray; ``"auto"``, ``"host:port"``, ``"ray://host:port"``: a cluster)
-    or start a local Ray of ``num_cpus`` workers."""
+    or start a local Ray of ``num_cpus`` workers (on ports Ray picks free)."""
     local = address == "local" or (address is None and not os.environ.get("RAY_ADDRESS"))
     kwargs: dict[str, Any] = {"address": address, "include_dashboard": False,
                               "logging_level": "warning"}
     if local:
         kwargs["num_cpus"] = num_cpus
         kwargs["object_store_memory"] = 100 * 1024 * 1024  # results are a few kB per game
-    elif num_cpus is not None:
-        raise ValueError("num_cpus sets the size of a local Ray; a cluster has its own size")
+    else:
+        if num_cpus is not None:
+            raise ValueError("num_cpus sets the size of a local Ray; a cluster has its own size")
+        _check_reachable(address or os.environ.get("RAY_ADDRESS", ""))
     try:
         ray.init(**kwargs)
     except ConnectionError as e:
+        cause = e.__cause__
+        if cause is not None and type(cause).__name__ == "AuthenticationError":
+            raise ConnectionError(
+                f"the Ray cluster at {address} asks for its authentication token: set "
+                "RAY_AUTH_MODE=token and RAY_AUTH_TOKEN (or ~/.ray/auth_token) as on the "
+                "cluster") from e
         raise ConnectionError(f"cannot reach the Ray cluster at {address}: {e}") from e
 
 
