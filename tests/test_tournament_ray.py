@@ -153,7 +153,9 @@ def test_ray_equals_one_process_and_jobs(ray_cluster: Any) -> None:
     assert on_ray.outcome_json() == local.outcome_json() == jobs.outcome_json()
     assert on_ray.games == 10 and on_ray.hands > 10 and on_ray.decisions > 100
     assert set(on_ray.to_json()) - set(on_ray.outcome_json()) == set(TIMING_FIELDS)
-    assert seen[-1] == (10, 10) and len(seen) == 5  # one batch per pair at this size
+    assert seen[-1] == (10, 10) and all(t == 10 for _d, t in seen)
+    assert [d for d, _t in seen] == sorted({d for d, _t in seen})  # growing, by whole pairs
+    assert all(d % 2 == 0 for d, _t in seen)
     assert ray_cluster.is_initialized()  # a connection it did not open is left open
     # another seed is another tournament (the comparison above can fail)
     other = run_tournament_ray("medium", "simple", games=10, rules=EAAI, seed=10)

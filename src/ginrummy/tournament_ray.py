@@ -94,16 +94,17 @@ def _start(ray: Any, address: str | None, num_cpus: int | None) -> None:
         if num_cpus is not None:
             raise ValueError("num_cpus sets the size of a local Ray; a cluster has its own size")
         _check_reachable(address or os.environ.get("RAY_ADDRESS", ""))
+    shown = address or os.environ.get("RAY_ADDRESS") or "local"
     try:
         ray.init(**kwargs)
     except ConnectionError as e:
         cause = e.__cause__
         if cause is not None and type(cause).__name__ == "AuthenticationError":
             raise ConnectionError(
-                f"the Ray cluster at {address} asks for its authentication token: set "
+                f"the Ray cluster at {shown} asks for its authentication token: set "
                 "RAY_AUTH_MODE=token and RAY_AUTH_TOKEN (or ~/.ray/auth_token) as on the "
                 "cluster") from e
-        raise ConnectionError(f"cannot reach the Ray cluster at {address}: {e}") from e
+        raise ConnectionError(f"cannot reach the Ray cluster at {shown}: {e}") from e
 
 
 def run_tournament_ray(a: str, b: str, games: int, rules: Rules, seed: int = 0,
@@ -157,9 +158,9 @@ def run_tournament_ray(a: str, b: str, games: int, rules: Rules, seed: int = 0,
         pending = list(refs)
         done = 0
         while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            for ref in ready:
-                version, summaries = ray.get(ref)
+            # whatever finished within a second (one call per second, not one per batch)
+            ready, pending = ray.wait(pending, num_returns=len(pending), timeout=1.0)
+            for ref, (version, summaries) in zip(ready, ray.get(ready), strict=True):
                 if version != __version__:
                     raise RayVersionMismatchError(
                         f"a Ray worker runs ginrummy {version}, this process {__version__}: "
