@@ -36,7 +36,13 @@ from ..actions import Action
 from ..bots import DEFAULT_LEVEL, LEVELS, Bot, Context, make_bot
 from ..bots.hints import hint
 from ..cards import card_text, parse_card
-from ..errors import GinRummyError, IllegalActionError, InvalidNotationError, RulesError
+from ..errors import (
+    GinRummyError,
+    IllegalActionError,
+    InvalidNotationError,
+    RulesError,
+    shown_value,
+)
 from ..fairness import commitment_of, new_salt, shuffled_deck
 from ..game import Game
 from ..records import HandRecord
@@ -47,7 +53,7 @@ from ..store.variants import VariantStore
 from ..variants import PLAYER_COUNT, SCORINGS, fit_to_table
 from ..views import view_of
 from .engines import MatchEngine, StandardEngine, TableEngine, replay_engine
-from .errors import BadRequest, Illegal, NotFound, Refused, Stale, Unavailable
+from .errors import BadRequest, Illegal, NotFound, Refused, Stale, Unavailable, text_reason
 from .service_base import token_hash
 from .state import YOU, DealInfo
 from .text import valid_name
@@ -100,13 +106,14 @@ def checked_name(name: Any) -> str:
     :raises BadRequest: ``name`` (422) otherwise.
     """
     if not isinstance(name, str):
-        raise BadRequest("name", "a display name is text")
+        raise BadRequest("name", "name_text")
     try:
         n = valid_name(name, NAME_MAX)
     except ValueError as e:
-        raise BadRequest("name", f"display name: {e}") from None
+        reason, params = text_reason(e)
+        raise BadRequest("name", reason, **params) from None
     if not any(unicodedata.category(c)[0] in "LNPS" for c in n):
-        raise BadRequest("name", "a display name needs at least one visible character")
+        raise BadRequest("name", "name_invisible")
     return n
 
 
@@ -133,17 +140,19 @@ def checked_rules(level: str | None, preset: str | None, overrides: dict[str, An
     """
     level = DEFAULT_LEVEL if level is None else level
     if level not in LEVELS:
-        raise BadRequest("level", f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+        raise BadRequest("level", "unknown_level", level=shown_value(level), choices=list(LEVELS))
     ov = dict(overrides or {})
     base = preset if preset is not None else ov.pop("preset", "standard")
     ov.pop("preset", None)
     if not isinstance(base, str) or base not in PRESETS:
-        raise BadRequest("rules", f"unknown rules preset {base!r}; presets: "
-                                  f"{', '.join(PRESETS)}")
+        raise BadRequest("rules", "unknown_preset", preset=shown_value(base),
+                         choices=list(PRESETS))
     try:
         return level, base, Rules.preset(base, **ov)
-    except (RulesError, TypeError) as e:
-        raise BadRequest("rules", str(e)) from None
+    except RulesError as e:
+        raise BadRequest.of("rules", e) from None
+    except TypeError as e:
+        raise BadRequest("rules", "other", text=str(e)) from None
 
 
 def _checked_order(cards: list[str]) -> list[str]:
@@ -153,9 +162,9 @@ def _checked_order(cards: list[str]) -> list[str]:
         try:
             t = card_text(parse_card(c))
         except GinRummyError as e:
-            raise BadRequest("invalid", str(e)) from None
+            raise BadRequest.of("invalid", e) from None
         if t in out:
-            raise BadRequest("invalid", f"duplicate card: {t}")
+            raise BadRequest("invalid", "duplicate_card", card=t)
         out.append(t)
     return out
 
@@ -588,13 +597,13 @@ class TableService:
         """
         scoring = scoring or "standard"
         if scoring not in SCORINGS:
-            raise BadRequest("rules", f"unknown scoring {scoring!r}; scorings: "
-                                      f"{', '.join(SCORINGS)}")
+            raise BadRequest("rules", "unknown_scoring", scoring=shown_value(scoring),
+                             choices=list(SCORINGS))
         if scoring != "standard":
             try:  # the fields the table decides itself take its values (any preset fits)
                 overrides = fit_to_table(dict(overrides or {}), scoring)
             except RulesError as e:
-                raise BadRequest("rules", str(e)) from None
+                raise BadRequest.of("rules", e) from None
         level, base, rules = checked_rules(level, preset, overrides)
         n = PLAYER_COUNT[scoring]
         first = secrets.randbelow(3) if scoring == "three_player" else secrets.randbelow(2)
@@ -604,17 +613,19 @@ class TableService:
         else:
             try:
                 engine = MatchEngine(Match(scoring, rules, first))
-            except (RulesError, TypeError) as e:
-                raise BadRequest("rules", str(e)) from None
+            except RulesError as e:
+                raise BadRequest.of("rules", e) from None
+            except TypeError as e:
+                raise BadRequest("rules", "other", text=str(e)) from None
         table_seats = None
         if seats is not None or name is not None or turn_clock is not None:
             table_seats = self._checked_seats(seats, n, level)
             if turn_clock is not None and not (
                     TURN_CLOCK_RANGE[0] <= turn_clock <= TURN_CLOCK_RANGE[1]):
-                raise BadRequest("turn_clock", "the turn clock is null or "
-                                 f"{TURN_CLOCK_RANGE[0]} to {TURN_CLOCK_RANGE[1]} seconds")
+                raise BadRequest("turn_clock", "turn_clock", min=TURN_CLOCK_RANGE[0],
+                                 max=TURN_CLOCK_RANGE[1])
             if name is None:
-                raise BadRequest("name", "a table of people needs its creator's display name")
+                raise BadRequest("name", "name_needed")
             creator_name = checked_name(name)
             table_seats[0].name = creator_name
         game_id = secrets.token_urlsafe(16)
@@ -659,21 +670,20 @@ class TableService:
         if seats is None:
             seats = [{"kind": "person"}] + [{"kind": "open"}] * (n - 1)
         if len(seats) != n:
-            raise BadRequest("seats", f"this table has {n} seats: give {n}")
+            raise BadRequest("seats", "seat_count", n=n)
         out = []
         for i, s in enumerate(seats):
             kind = s.get("kind")
             if kind not in _KINDS:
-                raise BadRequest("seats", f"seat {i}: kind is person, computer or open")
+                raise BadRequest("seats", "seat_kind", seat=i)
             if (i == 0) != (kind == "person"):
-                raise BadRequest("seats", "seat 0 is the creator's (person); the others are "
-                                          "computer or open")
+                raise BadRequest("seats", "seat_creator")
             lv = s.get("level")
             if kind == "computer":
                 lv = level if lv is None else lv
                 if lv not in LEVELS:
-                    raise BadRequest("level", f"unknown level {lv!r}; levels: "
-                                              f"{', '.join(LEVELS)}")
+                    raise BadRequest("level", "unknown_level", level=shown_value(lv),
+                                     choices=list(LEVELS))
             else:
                 lv = None
             out.append(SeatRow(seat=i, kind=kind, level=lv))
@@ -717,7 +727,7 @@ class TableService:
             loaded = self._catch_up(self._load(row), seated)
             engine = loaded.engine
             if engine is None:
-                raise Illegal("the table has not started yet", "waiting")
+                raise Illegal("waiting")
             if seq != loaded.seq:
                 # the game read with its deals may be newer than ``row`` (another process saved
                 # in between): perhaps by this very action
@@ -728,20 +738,22 @@ class TableService:
             action: Action | None = None
             if norm in (NEXT_HAND, "next_hand"):
                 if engine.result() is not None:
-                    raise Illegal("the game is over: start a new game")
+                    raise Illegal("game_over")
                 first = engine.check_next_hand()
             else:
                 try:
                     action = Action.parse(text)
-                except (InvalidNotationError, ValueError) as e:
-                    raise BadRequest("invalid", str(e)) from None
+                except InvalidNotationError as e:
+                    raise BadRequest.of("invalid", e) from None
+                except ValueError as e:
+                    raise BadRequest("invalid", "other", text=str(e)) from None
                 if engine.result() is not None:
-                    raise Illegal("the game is over: start a new game")
+                    raise Illegal("game_over")
                 hand, first = engine.seat_hand(seated.seat)
                 try:
                     hand.verify(action)
                 except IllegalActionError as e:
-                    raise Illegal(str(e)) from None
+                    raise Illegal.because(e) from None
             try:
                 if action is None:
                     self._deal_hand(loaded)
@@ -777,11 +789,10 @@ class TableService:
             deals = loaded.engine.numbered_deals(seated.seat) if loaded.engine else []
             found = [(h, placement) for n, h, placement in deals if n == number]
             if not found:
-                raise Unavailable(404, "not_found", f"no hand {number} in this game")
+                raise Unavailable(404, "not_found", "no_hand", number=number)
             h, placement = found[0]
             if not h.is_over:
-                raise Unavailable(409, "hand_in_play", f"hand {number} is still being played: "
-                                                       "it can be replayed once it is over")
+                raise Unavailable(409, "hand_in_play", "hand_in_play", number=number)
             about = {"number": number, "level": row.level, "preset": row.preset,
                      "finished_hands": [n for n, d, _ in deals if d.is_over], **placement}
             return about, HandRecord.of(h)  # copies: a finished deal never changes
@@ -823,8 +834,8 @@ class TableService:
             loaded = self._load(seated.row)
             held = set(self._state(loaded, seated, loaded.seq).get("hand") or ())
             if not held.issuperset(out):
-                raise BadRequest("invalid", "not in your hand: "
-                                 + " ".join(c for c in out if c not in held))
+                raise BadRequest("invalid", "order_not_held",
+                                 cards=[c for c in out if c not in held])
             number = loaded.engine.hand_number(seated.seat) if loaded.engine else 0
             order = {"hand": number, "cards": out}
             if seated.table is not None:
@@ -843,7 +854,7 @@ class TableService:
             row = seated.row
             loaded = self._load(row)
             if loaded.engine is None:
-                raise Unavailable(409, "not_started", "the table has not started yet")
+                raise Unavailable(409, "not_started", "not_started")
             return loaded.engine.record(game_id, row.preset, row.first_dealer, loaded.deals,
                                         loaded.decks)
 
