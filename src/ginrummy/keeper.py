@@ -214,6 +214,8 @@ def _resolve(entry: Any, rules: Rules, names: list[str], where: str,
             raise
         if isinstance(e, GinRummyError) and e.reason:
             raise _sheet_error(where, str(e), e.reason, **e.params) from None
+        if isinstance(e, TypeError):  # cards given as something else than texts
+            raise _sheet_error(where, str(e), "sheet_object") from None
         raise _sheet_error(where, str(e), "other", text=str(e)) from None
     mult = 2 if spade else 1
     kd = _int(entry.get("knocker_deadwood", 0), f"{where}: knocker_deadwood")
