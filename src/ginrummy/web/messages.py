@@ -149,4 +149,6 @@ def reason_text(code: str, params: dict[str, Any] | None = None, lang: str | Non
         place: dict[str, str] = {k: shown[k] for k in ("hand", "table") if k in shown}
         out = "".join((_PLACEHOLDER.sub(lambda m: place.get(m.group(1), m.group(0)), before),
                        out, _PLACEHOLDER.sub(lambda m: place.get(m.group(1), m.group(0)), after)))
+    if not out.strip():  # e.g. ``other`` with no text: never an empty message
+        out = _t(lang, "error.generic") or code
     return out

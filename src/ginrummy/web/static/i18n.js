@@ -183,7 +183,7 @@ export function serverReasonText(reason, t, lang = "en") {
     const place = { hand: shown.hand, table: shown.table };
     out = at < 0 ? out : interpolate(frame.slice(0, at), place) + out + interpolate(frame.slice(at + 6), place);
   }
-  return out;
+  return out.trim() ? out : null;
 }
 
 /**
