@@ -168,7 +168,7 @@ def test_every_documented_code_is_produced(make_client: Callable[..., TestClient
 
 
 def test_the_reasons_table_is_the_list_of_reasons() -> None:
-    assert REASONS_DOC == dict(REASONS)
+    assert dict(REASONS) == REASONS_DOC
 
 
 def test_every_reason_is_raised_somewhere() -> None:

@@ -171,8 +171,9 @@ def test_the_game_api_answers_in_the_language_asked(
     assert r.json()["detail"]["message"].startswith("“ZZ” bukan kartu.")
     legal = {a["type"] for a in t.state["legal"]}
     if "discard" not in legal:  # an illegal action: a discard before drawing, or not the turn
-        r = client.post(f"/api/games/{t.id}/actions", json={"action": f"discard {t.state['hand'][0]}",
-                                                            "seq": t.state["seq"]},
+        discard = f"discard {t.state['hand'][0]}"
+        r = client.post(f"/api/games/{t.id}/actions",
+                        json={"action": discard, "seq": t.state["seq"]},
                         headers={**t.headers, "Accept-Language": "ms"})
         assert r.json()["detail"]["code"] == "illegal"
         reason = r.json()["detail"]["reason"]["code"]
@@ -247,7 +248,8 @@ def test_the_page_and_the_server_word_a_reason_alike(tmp_path: Path) -> None:
         "const out = {};\n"
         "for (const lang of ['en', 'id', 'ms', 'jv']) {\n"
         "  const t = makeT(JSON.parse(readFileSync(`${dir}/${lang}.json`, 'utf8')));\n"
-        "  out[lang] = samples.map(([code, params]) => serverReasonText({ code, params }, t, lang));\n"
+        "  out[lang] = samples.map(([code, params]) =>\n"
+        "    serverReasonText({ code, params }, t, lang));\n"
         "}\n"
         "console.log(JSON.stringify(out));\n", encoding="utf-8")
     locales = ROOT / "src" / "ginrummy" / "web" / "locales"

@@ -190,17 +190,18 @@ class TableService:
             raise Stale(self._state(self.records.load(current), seated, old_seq), current)
 
     def _expired(self, loaded: Loaded, table: TableRow | None) -> list[tuple[int, int]]:
-        """The deals whose person mover's turn clock ran out: ``(index, seat)``."""
+        """The deals whose person mover's turn clock ran out: ``(index, seat)`` (each deal's
+        clock runs from its own turn's start: a partnership's two tables apart)."""
         if table is None or not table.turn_clock or loaded.engine is None \
                 or loaded.row.status != "playing":
             return []
-        if time.time() < loaded.row.updated_at + table.turn_clock:
-            return []
         computer = is_computer(table)
+        now = time.time()
         out = []
         for i in loaded.engine.in_play():
             p = loaded.engine.mover(i)
-            if p is not None and not computer(p):
+            if p is not None and not computer(p) \
+                    and now >= loaded.turn_began(i) + table.turn_clock:
                 out.append((i, p))
         return out
 
@@ -272,6 +273,7 @@ class TableService:
                 raise BadRequest("name", "name_needed")
             creator_name = checked_name(name)
             table_seats[0].name = creator_name
+            table_seats[0].player_id = player_id
         game_id = secrets.token_urlsafe(16)
         token = secrets.token_urlsafe(32)
         row = GameRow(id=game_id, token_hash=token_hash(token), player_id=player_id,
@@ -499,9 +501,9 @@ class TableService:
         return engine
 
     def stats(self, player_id: str | None) -> dict[str, Any]:
-        """Statistics of the games created by one browser (``player_id``), from seat 0's
-        side (:func:`ginrummy.web.stats.player_stats`)."""
-        return player_stats(self.store, player_id)
+        """Statistics of one browser (``player_id``): the games it created and the tables it
+        joined, each from its own seat (:func:`ginrummy.web.stats.player_stats`)."""
+        return player_stats(self.store, self.tables, player_id)
 
 
 #: the name the app and older code use.

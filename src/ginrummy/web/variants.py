@@ -260,6 +260,20 @@ class Match:
                                                           else 1 - dealer)
 
     # ---------------------------------------------------------------------------------- result
+    def winner_players(self) -> tuple[int, ...]:
+        """At the end: the players who won (partnership: both partners, R-4P; ``()``: a
+        Hollywood tie, or not over)."""
+        if not self.is_over:
+            return ()
+        if self.scoring == "hollywood":
+            t = self.sheet.totals()
+            return () if t[0] == t[1] else ((0,) if t[0] > t[1] else (1,))
+        if self.scoring == "three_player":
+            w = self.sheet.winner
+            return () if w is None else (int(w),)
+        f = self.sheet.final()
+        return (int(f.winner), int(f.winner) + 2)
+
     def person_result(self) -> tuple[int | None, int | None]:
         """At the end: ``(winner, margin)`` from the person's side: winner 0 = the person (or
         the person's team) won, 1 = the computers did; margin = the winner's margin."""
