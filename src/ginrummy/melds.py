@@ -283,7 +283,9 @@ def as_cardset(cards: CardSet | int | str | Iterable[str] | Iterable[int]) -> Ca
     if all(isinstance(x, int) for x in items):
         cs = CardSet.of(x for x in items if isinstance(x, int))
         if len(cs) != len(items):
-            raise InvalidNotationError("duplicate card")
+            twice = next(x for x in items if isinstance(x, int) and items.count(x) > 1)
+            raise InvalidNotationError("duplicate card", "duplicate_card",
+                                       card=card_text(twice) if 0 <= twice < 52 else str(twice))
         return cs
     return CardSet.parse([str(x) for x in items])
 
@@ -1141,11 +1143,14 @@ def validate_spread(hand: CardSet, melds: Iterable[CardSet]) -> Arrangement:
     ms = list(melds)
     for m in ms:
         if not is_meld(m):
-            raise InvalidNotationError(f"not a meld: {m.format()}")
+            raise InvalidNotationError(f"not a meld: {m.format()}", "not_a_meld",
+                                       cards=[card_text(c) for c in m])
         if m.mask & ~hand.mask:
-            raise InvalidNotationError(f"meld {m.format()} uses cards not in the hand")
+            raise InvalidNotationError(f"meld {m.format()} uses cards not in the hand",
+                                       "meld_not_held", cards=[card_text(c) for c in m])
         if m.mask & used:
-            raise InvalidNotationError(f"meld {m.format()} shares a card with another meld")
+            raise InvalidNotationError(f"meld {m.format()} shares a card with another meld",
+                                       "meld_shared", cards=[card_text(c) for c in m])
         used |= m.mask
     return _mk_arrangement(hand.mask, (m.mask for m in ms))
 
@@ -1362,5 +1367,6 @@ def parse_meld(text: str) -> CardSet:
         parse_card(p)
     cs = CardSet.parse(parts)
     if not is_meld(cs):
-        raise InvalidNotationError(f"not a meld: {text}")
+        raise InvalidNotationError(f"not a meld: {text}", "not_a_meld",
+                                   cards=[card_text(c) for c in cs])
     return cs

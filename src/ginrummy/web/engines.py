@@ -212,15 +212,15 @@ class StandardEngine(TableEngine):
     def check_next_hand(self) -> int:
         g = self.game
         if g.current is not None and not g.current.is_over:
-            raise Illegal("the hand is not over yet")
+            raise Illegal("hand_not_over")
         return len(g.deals) - 1
 
     def seat_hand(self, seat: int) -> tuple[HandState, int]:
         h = self.game.current
         if h is None or h.is_over:
-            raise Illegal("the hand is over: the next action is \"next hand\"", "hand_over")
+            raise Illegal("hand_over")
         if h.current != seat:
-            raise Illegal("it is not your turn")
+            raise Illegal("not_your_turn")
         return h, len(self.game.deals) - 1
 
     def mover(self, index: int) -> int | None:
@@ -363,7 +363,7 @@ class MatchEngine(TableEngine):
     def check_next_hand(self) -> int:
         m = self.match
         if not m.hand_over():
-            raise Illegal("the hand is not over yet")
+            raise Illegal("hand_not_over")
         return len(m.deals)
 
     def seat_hand(self, seat: int) -> tuple[HandState, int]:
@@ -372,12 +372,11 @@ class MatchEngine(TableEngine):
         h = m.deals[i]
         s = m.seatings[i]
         if not s.plays(seat):
-            raise Illegal("you sit out this hand: the next action is \"next hand\"",
-                          "sitting_out")
+            raise Illegal("sitting_out")
         if h.is_over:
-            raise Illegal("the hand is over: the next action is \"next hand\"", "hand_over")
+            raise Illegal("hand_over")
         if s.players[h.current] != seat:
-            raise Illegal("it is not your turn")
+            raise Illegal("not_your_turn")
         return h, i
 
     def mover(self, index: int) -> int | None:

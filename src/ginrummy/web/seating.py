@@ -61,14 +61,13 @@ class Seating:
 
     def _table_of(self, seated: Seated) -> TableRow:
         if seated.table is None:
-            raise Refused(409, "not_waiting", "this game has no seats to share: it is played "
-                                              "against the computer")
+            raise Refused(409, "not_waiting", "no_seats_to_share")
         return seated.table
 
     def _creator_only(self, seated: Seated) -> TableRow:
         table = self._table_of(seated)
         if seated.seat != table.creator_seat:
-            raise Refused(403, "not_creator", "only the table's creator may do this")
+            raise Refused(403, "not_creator", "not_creator")
         return table
 
     def _invited(self, code: str) -> str | None:
@@ -121,17 +120,17 @@ class Seating:
                 if row is None or table is None:
                     raise NotFound
                 if row.seq != 0 or table.status != "waiting":
-                    raise Refused(409, "started", "the table has started: no seat is free")
+                    raise Refused(409, "started", "table_started")
                 if seat is not None:
                     target = seat_row(table, seat)
                     if target is None:
-                        raise BadRequest("seat", f"no seat {seat} at this table")
+                        raise BadRequest("seat", "no_seat", seat=seat)
                     if target.kind == "person":
-                        raise Refused(409, "seat_taken", f"seat {seat} is taken")
+                        raise Refused(409, "seat_taken", "seat_taken", seat=seat)
                 else:
                     target = next((s for s in table.seats if s.kind == "open"), None)
                     if target is None:
-                        raise Refused(409, "table_full", "the table is full")
+                        raise Refused(409, "table_full", "table_full")
                 token = secrets.token_urlsafe(32)
                 ok = self.svc.tables.change_seat(
                     game_id, table.version, target.seat,
@@ -144,7 +143,7 @@ class Seating:
                     seated = self.svc.records.authorize(game_id, token)
                     return {"game_id": game_id, "token": token, "seat": target.seat,
                             "state": self.svc._state(self.svc.records.load(seated.row), seated, 0)}
-            raise Refused(409, "seat_taken", "the seats changed meanwhile: try again")
+            raise Refused(409, "seat_taken", "seats_changed")
 
     def set_seat(self, game_id: str, token: str | None, seat: int, kind: str,
                  level: str | None) -> dict[str, Any]:
@@ -156,48 +155,45 @@ class Seating:
         :raises Refused: ``not_creator``, ``seat_taken``, ``not_waiting``, ``started``.
         """
         if kind not in KINDS:
-            raise BadRequest("seats", "kind is person, computer or open")
+            raise BadRequest("seats", "seat_kind", seat=seat)
         if kind == "computer":
             level = level or None
             if level is not None and level not in LEVELS:
-                raise BadRequest("level", f"unknown level {level!r}; levels: "
-                                          f"{', '.join(LEVELS)}")
+                raise BadRequest("level", "unknown_level", level=level,
+                                 choices=list(LEVELS))
         with self.svc.records.lock(game_id):
             seated = self.svc.records.authorize(game_id, token)
             table = self._table_of(seated)
             target = seat_row(table, seat)
             if target is None:
-                raise BadRequest("seat", f"no seat {seat} at this table")
+                raise BadRequest("seat", "no_seat", seat=seat)
             loaded = self.svc.records.load(seated.row)
             waiting = loaded.engine is None and table.status == "waiting"
             if loaded.engine is None and not waiting:
-                raise Refused(409, "started", "the table is starting")
+                raise Refused(409, "started", "table_started")
             expect: dict[str, Any]
             values: dict[str, Any]
             if kind == "person":  # a person takes back its own seat
                 if seated.seat != seat or not target.computer_for_away:
-                    raise Refused(409, "seat_taken", "only the seat's own person takes back a "
-                                                     "seat handed to a computer")
+                    raise Refused(409, "seat_taken", "seat_own_person")
                 expect, values = {"computer_for_away": True}, {"computer_for_away": False}
             elif waiting:
                 self._creator_only(seated)
                 if target.kind == "person":
-                    raise Refused(409, "seat_taken", f"a person sits at seat {seat}")
+                    raise Refused(409, "seat_taken", "seat_person", seat=seat)
                 expect = {"kind": target.kind}
                 values = {"kind": kind, "level": (level or seated.row.level)
                           if kind == "computer" else None, "name": None, "token_hash": None}
             else:
                 self._creator_only(seated)
                 if kind != "computer":
-                    raise Refused(409, "started", "the table has started: a seat can only be "
-                                                  "handed to a computer while its person is "
-                                                  "away")
+                    raise Refused(409, "started", "seat_only_computer")
                 away = {s["seat"]: s["away"] for s in seats_json(table, seated.seat)}
                 if target.kind != "person" or target.left or not away.get(seat):
-                    raise Refused(409, "not_waiting", f"seat {seat} is not an away person's")
+                    raise Refused(409, "not_waiting", "seat_not_away", seat=seat)
                 expect, values = {"computer_for_away": False}, {"computer_for_away": True}
             if not self.svc.tables.change_seat(game_id, table.version, seat, expect, values):
-                raise Refused(409, "seat_taken", "the seats changed meanwhile: try again")
+                raise Refused(409, "seat_taken", "seats_changed")
             seated = self.svc.records.authorize(game_id, token)
             loaded = self.svc._catch_up(self.svc.records.load(seated.row), seated)
             self._announce(game_id)
@@ -213,13 +209,12 @@ class Seating:
             table = self._creator_only(seated)
             loaded = self.svc.records.load(seated.row)
             if loaded.engine is not None:
-                raise Refused(409, "not_waiting", "the table has started already")
+                raise Refused(409, "not_waiting", "table_started")
             if any(s.kind == "open" for s in table.seats):
-                raise Refused(409, "seats_open", "a seat is still open: wait for a person or "
-                                                 "give it to a computer")
+                raise Refused(409, "seats_open", "seats_open")
             if table.status == "waiting" and not self.svc.tables.set_table(
                     game_id, table.version, {"status": "playing"}):
-                raise Refused(409, "seat_taken", "the seats changed meanwhile: try again")
+                raise Refused(409, "seat_taken", "seats_changed")
             seated = self.svc.records.authorize(game_id, token)
             self.svc._begin(loaded, seated)
             self.svc._persist(loaded, seated, 0, None, None)
@@ -238,15 +233,14 @@ class Seating:
             loaded = self.svc.records.load(seated.row)
             if loaded.engine is None:
                 if seated.seat == table.creator_seat:
-                    raise Refused(409, "creator", "the creator cannot leave a table before its "
-                                                  "start")
+                    raise Refused(409, "creator", "creator_leaves")
                 values: dict[str, Any] = {"kind": "open", "name": None, "token_hash": None,
                                           "player_id": None}
             else:
                 values = {"left": True}
             if not self.svc.tables.change_seat(game_id, table.version, seated.seat,
                                            {"left": False}, values):
-                raise Refused(409, "seat_taken", "the seats changed meanwhile: try again")
+                raise Refused(409, "seat_taken", "seats_changed")
             if loaded.engine is not None:
                 self.svc._catch_up(loaded, Seated(seated.row, self.svc.tables.get(game_id),
                                               seated.seat))
@@ -267,7 +261,7 @@ class Seating:
                 new_id = table.rematch_id
             else:
                 if row.status != "over":
-                    raise Refused(409, "not_waiting", "a rematch starts once the game is over")
+                    raise Refused(409, "not_waiting", "rematch_not_over")
                 new_id = self._new_rematch(row, table)
                 self._announce(game_id)
         with self.svc.records.lock(new_id):
@@ -300,7 +294,7 @@ class Seating:
             return new_table.game_id
         now = self.svc.tables.get(row.id)
         if now is None or not now.rematch_id:  # pragma: no cover - a table is never removed
-            raise Refused(409, "seat_taken", "the table changed meanwhile: try again")
+            raise Refused(409, "seat_taken", "seats_changed")
         return now.rematch_id
 
     def _rematch_of(self, row: GameRow, table: TableRow) -> tuple[Loaded, TableRow]:
@@ -336,7 +330,7 @@ class Seating:
         :raises BadRequest: ``message`` (not a preset code).
         """
         if message not in MESSAGES:
-            raise BadRequest("message", f"a quick message is one of {', '.join(MESSAGES)}")
+            raise BadRequest("message", "quick_message", choices=list(MESSAGES))
         with self.svc.records.lock(game_id):
             seated = self.svc.records.authorize(game_id, token)
             self._table_of(seated)

@@ -29,7 +29,7 @@ from ..actions import Action
 from ..bots import DEFAULT_LEVEL, Bot, Context, make_bot
 from ..bots.hints import hint
 from ..cards import card_text
-from ..errors import IllegalActionError, InvalidNotationError, RulesError
+from ..errors import IllegalActionError, InvalidNotationError, RulesError, shown_value
 from ..fairness import commitment_of, new_salt, shuffled_deck
 from ..game import Game
 from ..records import HandRecord
@@ -259,13 +259,13 @@ class TableService:
         """
         scoring = scoring or "standard"
         if scoring not in SCORINGS:
-            raise BadRequest("rules", f"unknown scoring {scoring!r}; scorings: "
-                                      f"{', '.join(SCORINGS)}")
+            raise BadRequest("rules", "unknown_scoring", scoring=shown_value(scoring),
+                             choices=list(SCORINGS))
         if scoring != "standard":
             try:  # the fields the table decides itself take its values (any preset fits)
                 overrides = fit_to_table(dict(overrides or {}), scoring)
             except RulesError as e:
-                raise BadRequest("rules", str(e)) from None
+                raise BadRequest.of("rules", e) from None
         level, base, rules = checked_rules(level, preset, overrides)
         n = PLAYER_COUNT[scoring]
         first = secrets.randbelow(3) if scoring == "three_player" else secrets.randbelow(2)
@@ -275,14 +275,16 @@ class TableService:
         else:
             try:
                 engine = MatchEngine(Match(scoring, rules, first))
-            except (RulesError, TypeError) as e:
-                raise BadRequest("rules", str(e)) from None
+            except RulesError as e:
+                raise BadRequest.of("rules", e) from None
+            except TypeError as e:
+                raise BadRequest("rules", "other", text=str(e)) from None
         table_seats = None
         if seats is not None or name is not None or turn_clock is not None:
             table_seats = checked_seats(seats, n, level)
             checked_turn_clock(turn_clock)
             if name is None:
-                raise BadRequest("name", "a table of people needs its creator's display name")
+                raise BadRequest("name", "name_needed")
             creator_name = checked_name(name)
             table_seats[0].name = creator_name
             table_seats[0].player_id = player_id
@@ -358,10 +360,9 @@ class TableService:
             loaded = self._catch_up(self.records.load(row), seated)
             engine = loaded.engine
             if engine is None:
-                raise Illegal("the table has not started yet", "waiting")
+                raise Illegal("waiting")
             if loaded.row.status == RESIGNED:
-                raise Illegal("the game is over: it was resigned; start a new game",
-                              "game_over")
+                raise Illegal("game_over")
             if seq != loaded.seq:
                 # the game read with its deals may be newer than ``row`` (another process saved
                 # in between): perhaps by this very action
@@ -372,20 +373,22 @@ class TableService:
             action: Action | None = None
             if norm in (NEXT_HAND, "next_hand"):
                 if engine.result() is not None:
-                    raise Illegal("the game is over: start a new game")
+                    raise Illegal("game_over")
                 first = engine.check_next_hand()
             else:
                 try:
                     action = Action.parse(text)
-                except (InvalidNotationError, ValueError) as e:
-                    raise BadRequest("invalid", str(e)) from None
+                except InvalidNotationError as e:
+                    raise BadRequest.of("invalid", e) from None
+                except ValueError as e:
+                    raise BadRequest("invalid", "other", text=str(e)) from None
                 if engine.result() is not None:
-                    raise Illegal("the game is over: start a new game")
+                    raise Illegal("game_over")
                 hand, first = engine.seat_hand(seated.seat)
                 try:
                     hand.verify(action)
                 except IllegalActionError as e:
-                    raise Illegal(str(e)) from None
+                    raise Illegal.because(e) from None
             try:
                 if action is None:
                     self._deal_hand(loaded)
@@ -421,11 +424,10 @@ class TableService:
             deals = loaded.engine.numbered_deals(seated.seat) if loaded.engine else []
             found = [(h, placement) for n, h, placement in deals if n == number]
             if not found:
-                raise Unavailable(404, "not_found", f"no hand {number} in this game")
+                raise Unavailable(404, "not_found", "no_hand", number=number)
             h, placement = found[0]
             if not h.is_over:
-                raise Unavailable(409, "hand_in_play", f"hand {number} is still being played: "
-                                                       "it can be replayed once it is over")
+                raise Unavailable(409, "hand_in_play", "hand_in_play", number=number)
             about = {"number": number, "level": row.level, "preset": row.preset,
                      "finished_hands": [n for n, d, _ in deals if d.is_over], **placement}
             return about, HandRecord.of(h)  # copies: a finished deal never changes
@@ -467,8 +469,8 @@ class TableService:
             loaded = self.records.load(seated.row)
             held = set(self._state(loaded, seated, loaded.seq).get("hand") or ())
             if not held.issuperset(out):
-                raise BadRequest("invalid", "not in your hand: "
-                                 + " ".join(c for c in out if c not in held))
+                raise BadRequest("invalid", "order_not_held",
+                                 cards=[c for c in out if c not in held])
             number = loaded.engine.hand_number(seated.seat) if loaded.engine else 0
             order = {"hand": number, "cards": out}
             if seated.table is not None:
@@ -491,13 +493,12 @@ class TableService:
         with self.records.lock(game_id):
             seated = self.records.authorize(game_id, token)
             if seated.table is not None:
-                raise Unavailable(409, "people", "a table of people is not resigned: leave "
-                                                 "it (a computer takes your seat)")
+                raise Unavailable(409, "people", "resign_people")
             loaded = self.records.load(seated.row)
             row = loaded.row
             if row.status != "playing" or loaded.engine is None \
                     or loaded.engine.result() is not None:
-                raise Unavailable(409, "game_over", "the game is over already")
+                raise Unavailable(409, "game_over", "game_over")
             changes = {"status": RESIGNED, "winner": None, "margin": None,
                        "finished_at": time.time()}
             current = self.store.save_checked(row.id, row.seq, changes, [])
@@ -519,7 +520,7 @@ class TableService:
             row = seated.row
             loaded = self.records.load(row)
             if loaded.engine is None:
-                raise Unavailable(409, "not_started", "the table has not started yet")
+                raise Unavailable(409, "not_started", "not_started")
             return loaded.engine.record(game_id, row.preset, row.first_dealer, loaded.deals,
                                         loaded.decks)
 

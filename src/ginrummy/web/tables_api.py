@@ -66,7 +66,7 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
                    bearer: Callable[[str | None], str | None],
                    limited: Callable[[Request, str], Response | None],
                    page: Callable[[Request, str | None, str, str], Response]) -> None:
-    """Add the table routes. ``limited(request, message)``: the 429 answer when the client
+    """Add the table routes. ``limited(request, reason)``: the 429 answer when the client
     made too many tables or joins (the limits of new games), else None; ``page``: serves a page
     of the front end."""
     seating.svc.store.add_listener(hub.notify, on_resync=hub.resync)
@@ -87,7 +87,7 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
               responses=_doc(404, 409, 413, 422, 429))
     def join(code: str, body: JoinIn, request: Request) -> Response:
         """Take a free seat with a display name: the seat's own token."""
-        refused = limited(request, "too many joins: wait a moment")
+        refused = limited(request, "too_many_joins")
         if refused is not None:
             return refused
         made = seating.join(code, body.name, body.seat, getattr(request.state, "player_id", None))
@@ -131,8 +131,10 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
         if wait:
             from .schemas import error_response
 
-            resp = error_response(429, "rate_limited", "too many messages: wait a moment")
-            resp.headers["Retry-After"] = str(max(1, int(wait + 0.999)))
+            seconds = max(1, int(wait + 0.999))
+            resp = error_response(429, "rate_limited", "too_many_messages",
+                                  {"seconds": seconds})
+            resp.headers["Retry-After"] = str(seconds)
             return resp
         return JSONResponse(seating.message(game_id, token, body.message))
 

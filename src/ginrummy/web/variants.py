@@ -194,7 +194,8 @@ class Match:
             plan = self.next_plan()
             if not plan:
                 raise IllegalActionError("the match is over" if self.is_over
-                                         else "a deal is still in play")
+                                         else "a deal is still in play",
+                                         "game_over" if self.is_over else "hand_not_over")
             hand, table, pair, fixed = plan[0]
         if fixed is None:
             if dealer not in (0, 1):
@@ -216,7 +217,7 @@ class Match:
         """
         h = self.deals[index]
         if h.is_over:
-            raise IllegalActionError("that deal is over")
+            raise IllegalActionError("that deal is over", "hand_over")
         h.apply(action)
         if h.is_over:
             self._settle(index)
