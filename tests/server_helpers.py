@@ -25,9 +25,10 @@ def free_port() -> int:
 class ServeProcess:
     """One ``ginrummy serve --database-url URL [args]`` process; its output goes to ``log``."""
 
-    def __init__(self, url: str, log: Path, *args: str, env: dict[str, str] | None = None
-                 ) -> None:
+    def __init__(self, url: str, log: Path, *args: str, env: dict[str, str] | None = None,
+                 log_level: str = "warning") -> None:
         self.url = url
+        self.log_level = log_level
         self.log = log
         self.args = list(args)
         self.port = free_port()
@@ -40,7 +41,7 @@ class ServeProcess:
         script = Path(sys.executable).parent / "ginrummy"
         head = [str(script)] if script.exists() else [sys.executable, "-m", "ginrummy.cli"]
         return [*head, "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                "--database-url", self.url, "--log-level", "warning", *self.args]
+                "--database-url", self.url, "--log-level", self.log_level, *self.args]
 
     def launch(self) -> ServeProcess:
         """Start the process (without waiting for it to listen)."""

@@ -112,7 +112,7 @@ def test_no_hint_while_the_computer_is_to_move(client: TestClient,
     service = client.app.state.service  # type: ignore[attr-defined]
     t = new_table({"level": "easy"})
     row = service.store.get_game(t.id)
-    loaded = service._load(row)
+    loaded = service.records.load(row)
     h = loaded.engine.game.current
     assert h is not None and h.current == 0
     h.current = 1  # pretend it is the computer's turn (as after a failed computer move)

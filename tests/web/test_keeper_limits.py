@@ -186,3 +186,67 @@ def test_sheets_of_the_first_layout_keep_their_hands(tmp_path: Any) -> None:
         assert again is not None and len(again.data["hands"]) == 4
     finally:
         engine.dispose()
+
+
+def test_sheets_of_the_first_layout_are_moved_once_by_the_schema_migration(
+        db_url: str) -> None:
+    """The move is the schema's migration 2 -> 3 (under the schema lock), not a scan at every
+    start: a database of version 2 with a sheet of the first layout is migrated when a store
+    opens; once at version 3, opening a store reads no sheet (a row of the old layout written
+    behind its back stays as it is)."""
+    import json
+
+    from ginrummy.store import Store
+    from ginrummy.store.db import SCHEMA_VERSION
+
+    assert SCHEMA_VERSION == 3
+
+    def version(engine: sa.Engine) -> int:
+        with engine.connect() as c:
+            return int(c.execute(sa.text("SELECT value FROM schema_info WHERE name = 'version'"))
+                       .scalar_one())
+
+    def old_sheet(engine: sa.Engine, sid: str) -> None:
+        data = {"rules": {"preset": "standard"}, "scoring": "standard", "players": ["A", "B"],
+                "hands": [{"winner": "A", "points": 5}, {"dead": True}]}
+        with engine.begin() as c:
+            c.execute(sa.text("INSERT INTO sheets (id, token_hash, player_id, data, seq, "
+                              "created_at, updated_at) VALUES (:i, 'h', NULL, :d, 2, 0, 0)"),
+                      {"i": sid, "d": json.dumps(data)})
+
+    def head(engine: sa.Engine, sid: str) -> dict[str, Any]:
+        with engine.connect() as c:
+            return dict(json.loads(c.execute(sa.text("SELECT data FROM sheets WHERE id = :i"),
+                                             {"i": sid}).scalar_one()))
+
+    first = Store(db_url)
+    from ginrummy.store.sheets import SheetStore
+
+    SheetStore(first.engine)
+    try:
+        old_sheet(first.engine, "old1")
+        with first.engine.begin() as c:
+            c.execute(sa.text("UPDATE schema_info SET value = 2 WHERE name = 'version'"))
+    finally:
+        first.close()
+
+    second = Store(db_url)  # the migration: version 2 -> 3
+    try:
+        assert version(second.engine) == 3
+        assert "hands" not in head(second.engine, "old1")
+        got = SheetStore(second.engine).get("old1")
+        assert got is not None and got.data["hands"] == [{"winner": "A", "points": 5},
+                                                         {"dead": True}]
+        old_sheet(second.engine, "old2")  # behind the migration's back
+    finally:
+        second.close()
+
+    third = Store(db_url)
+    try:
+        SheetStore(third.engine)
+        assert version(third.engine) == 3
+        assert "hands" in head(third.engine, "old2")  # not scanned again: migrated once
+        got = SheetStore(third.engine).get("old1")
+        assert got is not None and len(got.data["hands"]) == 2  # nothing moved twice
+    finally:
+        third.close()

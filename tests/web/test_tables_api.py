@@ -250,6 +250,28 @@ def test_away_seat_handed_to_a_computer_and_taken_back(client: TestClient) -> No
     assert r.status_code == 409  # only Bo takes his own seat back
 
 
+def test_a_request_reads_the_tables_row_once(client: TestClient) -> None:
+    """A process that has never seen the table (its kind not yet remembered) reads the tables
+    row once per request: authorization and the game's kind share the read."""
+    from ginrummy.web.service import TableService
+
+    ann, bo = two_people(client)
+    started(ann)
+    fresh = TableService(client.app.state.store)  # type: ignore[attr-defined]
+    reads: list[str] = []
+    real_get = fresh.tables.get
+
+    def counted(game_id: str) -> Any:
+        reads.append(game_id)
+        return real_get(game_id)
+
+    fresh.tables.get = counted  # type: ignore[method-assign]
+    st = fresh.get(bo.id, bo.token, None)
+    assert st["you"] == 1 and reads == [bo.id]
+    fresh.get(ann.id, ann.token, None)
+    assert reads == [bo.id, bo.id]  # one read a request: seats change, the kind does not
+
+
 # ------------------------------------------------------------------- messages and rematch
 def test_quick_messages_are_preset_codes(client: TestClient) -> None:
     ann, bo = two_people(client)
@@ -305,7 +327,7 @@ def test_turn_clock_plays_the_late_persons_turn(client: TestClient) -> None:
 
         conn.execute(text("UPDATE games SET updated_at = updated_at - 16 WHERE id = :i"),
                      {"i": ann.id})
-    svc._cache_drop(ann.id)
+    svc.records.cache_drop(ann.id)
     o = other.get()
     assert o["seq"] > seq
     assert o["phase"] in ("offer", "draw", "hand-over"), o["phase"]

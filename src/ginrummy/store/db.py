@@ -67,8 +67,9 @@ log = logging.getLogger("ginrummy.store")
 #: the version of the tables' layout, kept in ``schema_info``; a server migrates an older
 #: database (:func:`create_schema`) and refuses a newer one. 2: ``games.turns`` (the table of
 #: each action of a partnership with people at both tables) and the tables of
-#: :mod:`ginrummy.store.tables`.
-SCHEMA_VERSION = 2
+#: :mod:`ginrummy.store.tables`. 3: score keeper sheets of the first layout (their hands inside
+#: the heading) moved to ``sheet_hands`` (:func:`ginrummy.store.sheets.move_old_hands`).
+SCHEMA_VERSION = 3
 #: the PostgreSQL channel of committed game changes; payload ``"<game_id>:<seq>"``.
 LIVE_CHANNEL = "ginrummy_live"
 #: connections kept open to PostgreSQL by one process when no size is given (web/app.py passes
@@ -164,11 +165,11 @@ def create_schema(engine: Engine, *metadatas: MetaData) -> None:
         found = conn.execute(select(schema_info.c.value)
                              .where(schema_info.c.name == "version")).scalar()
         if found is not None and found < SCHEMA_VERSION:
-            _migrate(conn)
+            _migrate(conn, found)
             conn.execute(update(schema_info).where(schema_info.c.name == "version")
                          .values(value=SCHEMA_VERSION))
         elif found is None:
-            _migrate(conn)  # a database of version 1 made before schema_info existed
+            _migrate(conn, 1)  # a database of version 1 made before schema_info existed
             conn.execute(insert(schema_info).values(name="version", value=SCHEMA_VERSION))
         elif found != SCHEMA_VERSION:
             raise SchemaError(f"the database's tables are of schema version {found}, this "
@@ -359,15 +360,23 @@ def _make_engine(url: str, pool_size: int) -> Engine:
     return engine
 
 
-def _migrate(conn: Connection) -> None:
-    """Schema 1 -> 2 in the caller's (locked) transaction: add ``games.turns`` to a database
-    made before it (the new tables are created by ``create_all``)."""
+def _migrate(conn: Connection, found: int) -> None:
+    """From schema ``found`` to :data:`SCHEMA_VERSION`, in the caller's (locked) transaction,
+    once per database (the new tables are created by ``create_all``):
+
+    * 1 -> 2: add ``games.turns`` to a database made before it;
+    * 2 -> 3: move the hands of score keeper sheets of the first layout to ``sheet_hands``.
+    """
     from sqlalchemy import inspect
 
-    found = inspect(conn)
-    if found.has_table("games") and \
-            "turns" not in {c["name"] for c in found.get_columns("games")}:
+    found_tables = inspect(conn)
+    if found < 2 and found_tables.has_table("games") and \
+            "turns" not in {c["name"] for c in found_tables.get_columns("games")}:
         conn.execute(text("ALTER TABLE games ADD COLUMN turns TEXT"))
+    if found < 3 and found_tables.has_table("sheets"):
+        from .sheets import move_old_hands  # sheets builds on this module
+
+        move_old_hands(conn)
 
 
 class _Conflict(Exception):

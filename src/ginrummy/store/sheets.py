@@ -7,7 +7,8 @@
   row (and bumps the sheet's ``seq``), never the hands before it.
 
 Created on first use in the same database (``CREATE TABLE IF NOT EXISTS``). Sheets of the older
-layout (the hands inside the sheet's JSON) are moved to ``sheet_hands`` when a store opens.
+layout (the hands inside the sheet's JSON) are moved to ``sheet_hands`` once, by the schema's
+migration to version 3 (:func:`move_old_hands`, from :func:`ginrummy.store.db.create_schema`).
 Texts are stored only if they are valid Unicode (:class:`ValueError` otherwise), so that
 whatever is stored can be answered.
 """
@@ -22,6 +23,7 @@ from typing import Any
 
 from sqlalchemy import (
     Column,
+    Connection,
     Engine,
     Float,
     Integer,
@@ -38,7 +40,7 @@ from sqlalchemy import (
 
 from .db import create_schema, storable_id
 
-__all__ = ["SheetStore", "SheetRow", "sheets", "sheet_hands"]
+__all__ = ["SheetStore", "SheetRow", "sheets", "sheet_hands", "move_old_hands"]
 
 metadata = MetaData()
 
@@ -108,7 +110,6 @@ class SheetStore:
         self.engine = engine
         self._writing: AbstractContextManager[Any] = writing or nullcontext()
         create_schema(engine, metadata)  # once, even with processes starting at once
-        self._move_old_hands()
 
     def insert(self, row: SheetRow) -> None:
         """Store a new sheet with its hands (usually none)."""
@@ -175,25 +176,26 @@ class SheetStore:
                            .values(seq=old_seq + 1, updated_at=now))
         return bool(res.rowcount == 1)
 
-    def _move_old_hands(self) -> None:
-        """Sheets stored with their hands inside the heading (the first layout): each one's
-        hands moved to ``sheet_hands`` in one transaction; safe to run from several processes at
-        once (a sheet is moved by whoever changes its heading first)."""
-        with self.engine.connect() as conn:
-            old = conn.execute(select(sheets.c.id, sheets.c.data)
-                               .where(sheets.c.data.like('%"hands"%'))).all()
-        for sheet_id, data in old:
-            loaded = _repaired(json.loads(data))
-            if "hands" not in loaded:
-                continue  # a player's name holds the word
-            hands = loaded.pop("hands") or []
-            now = time.time()
-            with self._writing, self.engine.begin() as conn:
-                res = conn.execute(update(sheets).where(sheets.c.id == sheet_id,
-                                                        sheets.c.data == data)
-                                   .values(data=_dumps(loaded)))
-                if res.rowcount != 1:
-                    continue
-                for i, h in enumerate(hands, 1):
-                    conn.execute(insert(sheet_hands).values(sheet_id=sheet_id, number=i,
-                                                            data=_dumps(h), created_at=now))
+
+def move_old_hands(conn: Connection) -> int:
+    """Move the hands of sheets stored inside their heading (the first layout) to
+    ``sheet_hands``, in the caller's transaction: the schema's migration 2 -> 3, run once per
+    database under the schema lock (:func:`ginrummy.store.db.create_schema`). Texts that are not
+    valid Unicode are repaired (U+FFFD). Returns the number of sheets moved."""
+    metadata.create_all(conn)  # sheet_hands, if the database predates it
+    old = conn.execute(select(sheets.c.id, sheets.c.data)
+                       .where(sheets.c.data.like('%"hands"%'))).all()
+    moved = 0
+    now = time.time()
+    for sheet_id, data in old:
+        loaded = _repaired(json.loads(data))
+        if "hands" not in loaded:
+            continue  # a player's name holds the word
+        hands = loaded.pop("hands") or []
+        conn.execute(update(sheets).where(sheets.c.id == sheet_id)
+                     .values(data=_dumps(loaded)))
+        for i, h in enumerate(hands, 1):
+            conn.execute(insert(sheet_hands).values(sheet_id=sheet_id, number=i,
+                                                    data=_dumps(h), created_at=now))
+        moved += 1
+    return moved

@@ -20,20 +20,16 @@ from ..store import GameRow
 from ..store.tables import MessageRow, SeatRow, TableRow
 from ..variants import PLAYER_COUNT
 from .errors import BadRequest, NotFound, Refused
-from .service import (
-    _CODE_RE,
-    _KINDS,
-    MESSAGES,
-    PRESENCE_LEASE,
-    Loaded,
-    Seated,
-    TableService,
-    _invite_code,
-    checked_name,
-)
-from .service_base import token_hash
+from .service import TableService
+from .service_base import invite_code, token_hash
+from .table_inputs import INVITE_CODE_RE, KINDS, MESSAGES, checked_name
+from .table_records import Loaded, Seated
+from .table_state import seat_row, seats_json
 
-__all__ = ["Seating"]
+__all__ = ["Seating", "PRESENCE_LEASE"]
+
+#: how long an open live stream keeps its seat connected after each refresh (seconds).
+PRESENCE_LEASE = 25.0
 
 
 class Seating:
@@ -54,6 +50,11 @@ class Seating:
             raise Refused(403, "not_creator", "only the table's creator may do this")
         return table
 
+    def _invited(self, code: str) -> str | None:
+        """The game id of an invite code (``None``: no such invite)."""
+        return self.svc.tables.by_invite(token_hash(code)) if INVITE_CODE_RE.match(code) \
+            else None
+
     def _announce(self, game_id: str) -> None:
         row = self.svc.store.get_game(game_id)
         self.svc.store.announce(game_id, row.seq if row is not None else 0)
@@ -61,14 +62,14 @@ class Seating:
     def invite(self, code: str) -> dict[str, Any]:
         """What an invite shows before joining: the table's rules and seats (no token, no
         cards). :raises NotFound: no such invite."""
-        game_id = self.svc.tables.by_invite(token_hash(code)) if _CODE_RE.match(code) else None
+        game_id = self._invited(code)
         if game_id is None:
             raise NotFound
         row = self.svc.store.get_game(game_id)
         table = self.svc.tables.get(game_id)
         if row is None or table is None:
             raise NotFound
-        scoring, _ = self.svc._kind(game_id)
+        scoring, _ = self.svc.records.kind(game_id)
         status = "waiting" if row.seq == 0 else ("over" if row.status == "over" else "playing")
         seats = [{"seat": s.seat, "kind": s.kind,
                   "name": s.name if s.kind == "person" else None,
@@ -87,10 +88,10 @@ class Seating:
         :raises Refused: ``table_full``, ``seat_taken``, ``started``.
         """
         clean = checked_name(name)
-        game_id = self.svc.tables.by_invite(token_hash(code)) if _CODE_RE.match(code) else None
+        game_id = self._invited(code)
         if game_id is None:
             raise NotFound
-        with self.svc._lock(game_id):
+        with self.svc.records.lock(game_id):
             for _attempt in range(5):
                 row = self.svc.store.get_game(game_id)
                 table = self.svc.tables.get(game_id)
@@ -99,7 +100,7 @@ class Seating:
                 if row.seq != 0 or table.status != "waiting":
                     raise Refused(409, "started", "the table has started: no seat is free")
                 if seat is not None:
-                    target = self.svc._seat_row(table, seat)
+                    target = seat_row(table, seat)
                     if target is None:
                         raise BadRequest("seat", f"no seat {seat} at this table")
                     if target.kind == "person":
@@ -117,9 +118,9 @@ class Seating:
                      "connected_until": time.time()})
                 if ok:
                     self.svc.store.announce(game_id, 0)
-                    seated = self.svc._authorize(game_id, token)
+                    seated = self.svc.records.authorize(game_id, token)
                     return {"game_id": game_id, "token": token, "seat": target.seat,
-                            "state": self.svc._state(self.svc._load(seated.row), seated, 0)}
+                            "state": self.svc._state(self.svc.records.load(seated.row), seated, 0)}
             raise Refused(409, "seat_taken", "the seats changed meanwhile: try again")
 
     def set_seat(self, game_id: str, token: str | None, seat: int, kind: str,
@@ -131,20 +132,20 @@ class Seating:
 
         :raises Refused: ``not_creator``, ``seat_taken``, ``not_waiting``, ``started``.
         """
-        if kind not in _KINDS:
+        if kind not in KINDS:
             raise BadRequest("seats", "kind is person, computer or open")
         if kind == "computer":
             level = level or None
             if level is not None and level not in LEVELS:
                 raise BadRequest("level", f"unknown level {level!r}; levels: "
                                           f"{', '.join(LEVELS)}")
-        with self.svc._lock(game_id):
-            seated = self.svc._authorize(game_id, token)
+        with self.svc.records.lock(game_id):
+            seated = self.svc.records.authorize(game_id, token)
             table = self._table_of(seated)
-            target = self.svc._seat_row(table, seat)
+            target = seat_row(table, seat)
             if target is None:
                 raise BadRequest("seat", f"no seat {seat} at this table")
-            loaded = self.svc._load(seated.row)
+            loaded = self.svc.records.load(seated.row)
             waiting = loaded.engine is None and table.status == "waiting"
             if loaded.engine is None and not waiting:
                 raise Refused(409, "started", "the table is starting")
@@ -168,14 +169,14 @@ class Seating:
                     raise Refused(409, "started", "the table has started: a seat can only be "
                                                   "handed to a computer while its person is "
                                                   "away")
-                away = {s["seat"]: s["away"] for s in self.svc.seats_json(table, seated.seat)}
+                away = {s["seat"]: s["away"] for s in seats_json(table, seated.seat)}
                 if target.kind != "person" or target.left or not away.get(seat):
                     raise Refused(409, "not_waiting", f"seat {seat} is not an away person's")
                 expect, values = {"computer_for_away": False}, {"computer_for_away": True}
             if not self.svc.tables.change_seat(game_id, table.version, seat, expect, values):
                 raise Refused(409, "seat_taken", "the seats changed meanwhile: try again")
-            seated = self.svc._authorize(game_id, token)
-            loaded = self.svc._catch_up(self.svc._load(seated.row), seated)
+            seated = self.svc.records.authorize(game_id, token)
+            loaded = self.svc._catch_up(self.svc.records.load(seated.row), seated)
             self._announce(game_id)
             return self.svc._state(loaded, seated, None)
 
@@ -184,10 +185,10 @@ class Seating:
 
         :raises Refused: ``not_creator``, ``seats_open``, ``not_waiting``.
         """
-        with self.svc._lock(game_id):
-            seated = self.svc._authorize(game_id, token)
+        with self.svc.records.lock(game_id):
+            seated = self.svc.records.authorize(game_id, token)
             table = self._creator_only(seated)
-            loaded = self.svc._load(seated.row)
+            loaded = self.svc.records.load(seated.row)
             if loaded.engine is not None:
                 raise Refused(409, "not_waiting", "the table has started already")
             if any(s.kind == "open" for s in table.seats):
@@ -196,7 +197,7 @@ class Seating:
             if table.status == "waiting" and not self.svc.tables.set_table(
                     game_id, table.version, {"status": "playing"}):
                 raise Refused(409, "seat_taken", "the seats changed meanwhile: try again")
-            seated = self.svc._authorize(game_id, token)
+            seated = self.svc.records.authorize(game_id, token)
             self.svc._begin(loaded, seated)
             self.svc._persist(loaded, seated, 0, None, None)
             return self.svc._state(loaded, seated, 0)
@@ -208,10 +209,10 @@ class Seating:
         :raises Refused: ``not_waiting`` (a game against the computer), ``creator`` (the
             creator cannot leave a table before its start).
         """
-        with self.svc._lock(game_id):
-            seated = self.svc._authorize(game_id, token)
+        with self.svc.records.lock(game_id):
+            seated = self.svc.records.authorize(game_id, token)
             table = self._table_of(seated)
-            loaded = self.svc._load(seated.row)
+            loaded = self.svc.records.load(seated.row)
             if loaded.engine is None:
                 if seated.seat == table.creator_seat:
                     raise Refused(409, "creator", "the creator cannot leave a table before its "
@@ -234,8 +235,8 @@ class Seating:
 
         :raises Refused: ``not_creator``, ``not_waiting`` (the game is not over).
         """
-        with self.svc._lock(game_id):
-            seated = self.svc._authorize(game_id, token)
+        with self.svc.records.lock(game_id):
+            seated = self.svc.records.authorize(game_id, token)
             table = self._creator_only(seated)
             row = seated.row
             if table.rematch_id:
@@ -247,16 +248,16 @@ class Seating:
                 if not self.svc.tables.set_table(game_id, table.version, {"rematch_id": new_id}):
                     raise Refused(409, "seat_taken", "the table changed meanwhile: try again")
                 self._announce(game_id)
-        with self.svc._lock(new_id):
+        with self.svc.records.lock(new_id):
             new_row = self.svc.store.get_game(new_id)
             new_table = self.svc.tables.get(new_id)
             assert new_row is not None and new_table is not None
             seated = Seated(new_row, new_table, new_table.creator_seat)
-            loaded = self.svc._catch_up(self.svc._load(new_row), seated)
+            loaded = self.svc._catch_up(self.svc.records.load(new_row), seated)
             return {"game_id": new_id, "state": self.svc._state(loaded, seated, 0)}
 
     def _new_rematch(self, row: GameRow, table: TableRow) -> str:
-        scoring, _ = self.svc._kind(row.id)
+        scoring, _ = self.svc.records.kind(row.id)
         n = PLAYER_COUNT[scoring]
         first = secrets.randbelow(3) if scoring == "three_player" else secrets.randbelow(2)
         new = GameRow(id=secrets.token_urlsafe(16), token_hash=row.token_hash,
@@ -273,17 +274,16 @@ class Seating:
                 seats.append(SeatRow(seat=s.seat, kind="computer",
                                      level=s.level if s.kind == "computer" else row.level))
         new_table = TableRow(game_id=new.id, status="playing", creator_seat=table.creator_seat,
-                             invite_hash=token_hash(_invite_code(new.secret)),
+                             invite_hash=token_hash(invite_code(new.secret)),
                              turn_clock=table.turn_clock, seats=seats)
         if scoring != "standard":
             self.svc.vstore.set_scoring(new.id, scoring)
         self.svc.tables.insert(new_table)
-        with self.svc._cache_lock:
-            self.svc._kinds[new.id] = (scoring, True)
+        self.svc.records.remember_kind(new.id, scoring, True)
         loaded = Loaded(new, scoring, [], [], None)
         seated = Seated(new, new_table, table.creator_seat)
         self.svc._begin(loaded, seated)  # nobody knows the new id yet: no lock needed
-        self.svc._insert(loaded)
+        self.svc.records.insert(loaded)
         return new.id
 
     def message(self, game_id: str, token: str | None, message: str) -> dict[str, Any]:
@@ -293,14 +293,14 @@ class Seating:
         """
         if message not in MESSAGES:
             raise BadRequest("message", f"a quick message is one of {', '.join(MESSAGES)}")
-        with self.svc._lock(game_id):
-            seated = self.svc._authorize(game_id, token)
+        with self.svc.records.lock(game_id):
+            seated = self.svc.records.authorize(game_id, token)
             self._table_of(seated)
-            loaded = self.svc._load(seated.row)
+            loaded = self.svc.records.load(seated.row)
             self.svc.tables.add_message(game_id, MessageRow(seated.seat, message, loaded.seq,
                                                         time.time()))
             self.svc.store.announce(game_id, loaded.seq)
-            seated = self.svc._authorize(game_id, token)
+            seated = self.svc.records.authorize(game_id, token)
             return self.svc._state(loaded, seated, loaded.seq)
 
     # ------------------------------------------------------------------------------ live
@@ -311,9 +311,9 @@ class Seating:
 
         :raises NotFound: unknown game or no seat's token (left, or never).
         """
-        with self.svc._lock(game_id):
-            seated = self.svc._authorize(game_id, token)
-            loaded = self.svc._catch_up(self.svc._load(seated.row), seated)
+        with self.svc.records.lock(game_id):
+            seated = self.svc.records.authorize(game_id, token)
+            loaded = self.svc._catch_up(self.svc.records.load(seated.row), seated)
             state = self.svc._state(loaded, seated, since)
             table = seated.table
             presence = state.get("seats", [])
@@ -324,7 +324,7 @@ class Seating:
         """Keep (or end) the token's seat's live presence: ``connected_until`` in the store,
         so that every process sees it; the change is announced (``announce``: a refresh that
         changes nothing others see is not)."""
-        seated = self.svc._authorize(game_id, token)
+        seated = self.svc.records.authorize(game_id, token)
         if seated.table is None:
             return
         until = time.time() + (PRESENCE_LEASE if connected else 0.0)

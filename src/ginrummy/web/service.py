@@ -1,79 +1,64 @@
-"""The one table service (DESIGN.md "Tables and seats", docs/tables.md): every game the web
-serves is a table of 2, 3 or 4 seats, each a person (with that seat's own token), a computer at
-a level, or open (before the start). Playing the computer is a table with one person.
+"""The one table service (DESIGN.md "Tables and seats", docs/tables.md): the game flow of every
+game the web serves. Each is a table of 2, 3 or 4 seats, each a person (with that seat's own
+token), a computer at a level, or open (before the start). Playing the computer is a table
+with one person.
 
-The server is the authority (DESIGN.md principle 7). Each request finds its seat by the token's
-hash, rebuilds the table from its event log (or takes it from a small cache, checked against the
-stored sequence number), applies the seat's action, lets the computers move from their own
-views while it is their turn (seeded, so any process makes the same move), and commits
-everything in one transaction before answering. The engine differences (standard game or
-:class:`~ginrummy.web.variants.Match`) are behind :class:`~ginrummy.web.engines.TableEngine`.
-
-Nothing that matters lives in this process: the cache is checked against the stored ``seq``,
-seats, presence and messages are read from the store (:mod:`ginrummy.store.tables`), and every
-change is announced through :meth:`ginrummy.store.Store.announce` (the live channel's hook).
+The server is the authority (DESIGN.md principle 7). Each request finds its seat
+(:meth:`~ginrummy.web.table_records.TableRecords.authorize`), takes the game rebuilt from its
+record (:mod:`ginrummy.web.table_records`), applies the seat's action, lets the computers move
+from their own views while it is their turn (seeded, so any process makes the same move), and
+saves everything in one transaction before answering with the seat's state
+(:mod:`ginrummy.web.table_state`). The engine differences (standard game or
+:class:`~ginrummy.web.variants.Match`) are behind :class:`~ginrummy.web.engines.TableEngine`;
+the seats' operations (joining, leaving, the rematch, presence) are
+:class:`ginrummy.web.seating.Seating`'s.
 """
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
 import logging
 import random
-import re
 import secrets
-import threading
 import time
 import traceback
-import unicodedata
-from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import Action
-from ..bots import DEFAULT_LEVEL, LEVELS, Bot, Context, make_bot
+from ..bots import DEFAULT_LEVEL, Bot, Context, make_bot
 from ..bots.hints import hint
-from ..cards import card_text, parse_card
-from ..errors import GinRummyError, IllegalActionError, InvalidNotationError, RulesError
+from ..cards import card_text
+from ..errors import IllegalActionError, InvalidNotationError, RulesError
 from ..fairness import commitment_of, new_salt, shuffled_deck
 from ..game import Game
 from ..records import HandRecord
-from ..rules import PRESETS, Rules
-from ..store import DealRow, GameRow, Store
-from ..store.tables import SeatRow, TableRow, TableStore
-from ..store.variants import VariantStore
+from ..rules import Rules
+from ..store import GameRow, Store
+from ..store.tables import SeatRow, TableRow
 from ..variants import PLAYER_COUNT, SCORINGS, fit_to_table
 from ..views import view_of
-from .engines import MatchEngine, StandardEngine, TableEngine, replay_engine
-from .errors import BadRequest, Illegal, NotFound, Refused, Stale, Unavailable
-from .service_base import token_hash
+from .engines import MatchEngine, StandardEngine, TableEngine
+from .errors import BadRequest, Illegal, NotFound, Stale, Unavailable
+from .service_base import invite_code, token_hash
 from .state import YOU, DealInfo
-from .text import valid_name
+from .stats import player_stats
+from .table_inputs import (
+    NEXT_HAND,
+    checked_name,
+    checked_order,
+    checked_rules,
+    checked_seats,
+    checked_turn_clock,
+    normalize_action,
+)
+from .table_records import Loaded, Seated, TableRecords
+from .table_state import is_computer, seat_row, seat_state
 from .variants import Match
 
-__all__ = ["TableService", "GameService", "NotFound", "BadRequest", "Illegal", "Stale",
-           "Unavailable", "Refused", "normalize_action", "token_hash", "checked_name",
-           "NEXT_HAND", "MESSAGES", "AWAY_AFTER", "TURN_CLOCK_RANGE"]
+__all__ = ["TableService", "GameService"]
 
 log = logging.getLogger("ginrummy.web")
-
-#: the person's action that deals the next hand (also accepted as ``next_hand``).
-NEXT_HAND = "next hand"
-#: the preset quick messages (docs/tables.md; translated by the page).
-MESSAGES = ("hello", "good_luck", "good_game", "well_played", "thanks", "oops", "wait",
-            "rematch")
-#: a person seat without a live connection for this long (seconds) is away.
-AWAY_AFTER = 20.0
-#: how long an open live stream keeps its seat connected after each refresh (seconds).
-PRESENCE_LEASE = 25.0
-#: the turn clock's allowed seconds.
-TURN_CLOCK_RANGE = (15, 600)
-NAME_MAX = 24
-_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
-_CODE_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
-_KINDS = ("person", "computer", "open")
 
 
 def _where(exc: BaseException) -> str:
@@ -85,31 +70,6 @@ def _where(exc: BaseException) -> str:
     return f"{type(exc).__name__} at {path}" if path else type(exc).__name__
 
 
-def normalize_action(text: str) -> str:
-    """Lower case, single spaces: the form compared for duplicates."""
-    return " ".join(text.strip().lower().split())
-
-
-def checked_name(name: Any) -> str:
-    """A display name: 1 to 24 characters after stripping, the rules of every name
-    (:func:`ginrummy.web.text.valid_name`: valid Unicode, no control, line or paragraph
-    separator, nor bidirectional formatting character such as U+202E; emoji and joiners are
-    names like others), and at least one visible character (a letter, digit, punctuation or
-    symbol: never only zero-width characters).
-
-    :raises BadRequest: ``name`` (422) otherwise.
-    """
-    if not isinstance(name, str):
-        raise BadRequest("name", "a display name is text")
-    try:
-        n = valid_name(name, NAME_MAX)
-    except ValueError as e:
-        raise BadRequest("name", f"display name: {e}") from None
-    if not any(unicodedata.category(c)[0] in "LNPS" for c in n):
-        raise BadRequest("name", "a display name needs at least one visible character")
-    return n
-
-
 def _computer_seed(secret: str, number: int, count: int) -> int:
     """The seed of a computer's move: deal ``number`` after ``count`` actions, keyed by the
     game's secret (so a replayed game, in any process, makes the same moves)."""
@@ -118,101 +78,28 @@ def _computer_seed(secret: str, number: int, count: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def _invite_code(secret: str) -> str:
-    """The table's invite code: 16 bytes keyed by the game's secret (unguessable without it,
-    and given again to the creator on every state; the store keeps only its hash)."""
-    digest = hmac.new(bytes.fromhex(secret), b"invite", hashlib.sha256).digest()[:16]
-    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
-
-
-def checked_rules(level: str | None, preset: str | None, overrides: dict[str, Any] | None
-                  ) -> tuple[str, str, Rules]:
-    """A new game's ``(level, preset, rules)``; ``overrides`` may name the preset too.
-
-    :raises BadRequest: an unknown level or preset, or bad rules.
-    """
-    level = DEFAULT_LEVEL if level is None else level
-    if level not in LEVELS:
-        raise BadRequest("level", f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
-    ov = dict(overrides or {})
-    base = preset if preset is not None else ov.pop("preset", "standard")
-    ov.pop("preset", None)
-    if not isinstance(base, str) or base not in PRESETS:
-        raise BadRequest("rules", f"unknown rules preset {base!r}; presets: "
-                                  f"{', '.join(PRESETS)}")
-    try:
-        return level, base, Rules.preset(base, **ov)
-    except (RulesError, TypeError) as e:
-        raise BadRequest("rules", str(e)) from None
-
-
-def _checked_order(cards: list[str]) -> list[str]:
-    """A hand order's cards in canonical text. :raises BadRequest: a bad or repeated card."""
-    out: list[str] = []
-    for c in cards:
-        try:
-            t = card_text(parse_card(c))
-        except GinRummyError as e:
-            raise BadRequest("invalid", str(e)) from None
-        if t in out:
-            raise BadRequest("invalid", f"duplicate card: {t}")
-        out.append(t)
-    return out
-
-
-@dataclass
-class Loaded:
-    """A table rebuilt from its record: its row, the fairness data of its deals, its engine
-    (``None`` before the start)."""
-
-    row: GameRow
-    scoring: str
-    deals: list[DealInfo]
-    decks: list[list[str]]
-    engine: TableEngine | None
-    seq: int = field(default=0, kw_only=True)
-
-
-@dataclass
-class Seated:
-    """Who asks: the game row, the table (``None``: a person playing the computer, whose seat
-    is 0) and the asker's seat."""
-
-    row: GameRow
-    table: TableRow | None
-    seat: int
-
-    @property
-    def creator(self) -> bool:
-        return self.table is None or self.table.creator_seat == self.seat
+def _without_level(table: TableRow, seat: int) -> TableRow:
+    """``table`` as seen by a turn clock's computer: ``seat`` plays at the table's level."""
+    return TableRow(game_id=table.game_id, status=table.status,
+                    creator_seat=table.creator_seat,
+                    seats=[s if s.seat != seat else SeatRow(seat=seat, kind="person")
+                           for s in table.seats])
 
 
 class TableService:
-    """Every table's operations. Thread-safe: one lock per game (striped) in this process, and
-    the stored ``seq`` / table ``version`` checks across processes."""
+    """Every table's game operations. Thread-safe: the records' per-game lock in this
+    process, and the stored ``seq`` / table ``version`` checks across processes."""
 
-    #: games kept rebuilt in memory (about 20 KB each); a request on a game not in it replays
-    #: the game's whole record, so it should hold every game in play (a load test of 200
-    #: concurrent games with 128 replayed nearly every request).
-    CACHE_SIZE = 2048
+    CACHE_SIZE = TableRecords.CACHE_SIZE
 
     def __init__(self, store: Store, cache_size: int = CACHE_SIZE) -> None:
+        self.records = TableRecords(store, cache_size)
         self.store = store
-        # sheet and scoring writes take the store's write lock (SQLite: one writer at a time)
-        self.vstore = VariantStore(store.engine, store._writer)
-        self.tables = TableStore(store.engine)
-        self._cache: OrderedDict[str, Loaded] = OrderedDict()
-        self._cache_size = cache_size
-        self._cache_lock = threading.Lock()
-        self._locks = [threading.Lock() for _ in range(64)]
+        self.vstore = self.records.vstore
+        self.tables = self.records.tables
         self._bots: dict[str, Bot] = {}
-        #: game id -> (scoring, has a tables row): neither ever changes
-        self._kinds: OrderedDict[str, tuple[str, bool]] = OrderedDict()
 
-    # ------------------------------------------------------------------------------ helpers
-    def _lock(self, game_id: str) -> threading.Lock:
-        return self._locks[hash(game_id) % len(self._locks)]
-
+    # -------------------------------------------------------------------------- computers
     def _bot(self, level: str) -> Bot:
         bot = self._bots.get(level)
         if bot is None:
@@ -224,131 +111,9 @@ class TableService:
             self._bots[level] = bot
         return bot
 
-    def _kind(self, game_id: str) -> tuple[str, bool]:
-        with self._cache_lock:
-            got = self._kinds.get(game_id)
-            if got is not None:
-                self._kinds.move_to_end(game_id)
-                return got
-        kind = (self.vstore.scoring(game_id) or "standard",
-                self.tables.get(game_id) is not None)
-        with self._cache_lock:
-            self._kinds[game_id] = kind
-            while len(self._kinds) > 8192:
-                self._kinds.popitem(last=False)
-        return kind
-
-    def _authorize(self, game_id: str, token: str | None) -> Seated:
-        """The asker's seat. :raises NotFound: unknown game, or no seat holds this token."""
-        if not token or not _ID_RE.match(game_id) or len(token) > 256:
-            raise NotFound
-        row = self.store.get_game(game_id)
-        if row is None:
-            raise NotFound
-        digest = token_hash(token)
-        _scoring, has_table = self._kind(game_id)
-        if not has_table:
-            if not hmac.compare_digest(row.token_hash, digest):
-                raise NotFound
-            return Seated(row, None, YOU)
-        table = self.tables.get(game_id)
-        if table is None:  # pragma: no cover - a tables row is never removed
-            raise NotFound
-        found = None
-        for s in table.seats:  # every seat compared: no early exit on a match
-            if s.kind == "person" and not s.left and s.token_hash is not None \
-                    and hmac.compare_digest(s.token_hash, digest):
-                found = s.seat
-        if found is None:
-            raise NotFound
-        return Seated(row, table, found)
-
-    def _cache_put(self, loaded: Loaded) -> None:
-        with self._cache_lock:
-            self._cache[loaded.row.id] = loaded
-            self._cache.move_to_end(loaded.row.id)
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
-
-    def _cache_drop(self, game_id: str) -> None:
-        with self._cache_lock:
-            self._cache.pop(game_id, None)
-
-    def _replay(self, row: GameRow) -> Loaded:
-        scoring, _ = self._kind(row.id)
-        # the row and its deals as of one moment (one transaction: the row may be newer than
-        # the one passed in, if another process saved in between)
-        got = self.store.get_game_with_deals(row.id)
-        if got is None:
-            raise NotFound
-        row, deal_rows = got
-        infos = [DealInfo(d.number, d.salt, d.commitment) for d in deal_rows]
-        decks = [d.deck for d in deal_rows]
-        if not deal_rows:  # a table waiting for its people
-            return Loaded(row, scoring, infos, decks, None, seq=0)
-        turns = list(row.turns) if row.turns is not None else None
-        engine = replay_engine(scoring, Rules.from_dict(row.rules), row.first_dealer,
-                               deal_rows, turns)
-        loaded = Loaded(row, scoring, infos, decks, engine, seq=engine.seq())
-        if loaded.seq != row.seq:  # pragma: no cover - only after a format change
-            log.warning("game %s: stored seq %s, replay gives %s", row.id, row.seq, loaded.seq)
-        return loaded
-
-    def _load(self, row: GameRow) -> Loaded:
-        with self._cache_lock:
-            got = self._cache.get(row.id)
-            if got is not None and got.seq == row.seq and got.engine is not None:
-                self._cache.move_to_end(row.id)
-                got.row = row
-                return got
-        return self._replay(row)
-
-    def _reload(self, game_id: str) -> Loaded:
-        row = self.store.get_game(game_id)
-        assert row is not None
-        return self._load(row)
-
-    def _new_deck(self, loaded: Loaded, number: int) -> list[int]:
-        """A shuffled deck for deal ``number``; its salt and commitment are kept in
-        ``loaded`` (the fairness commitment of docs/fairness.md)."""
-        deck = shuffled_deck()
-        salt = new_salt()
-        texts = [card_text(c) for c in deck]
-        loaded.deals.append(DealInfo(number, salt, commitment_of(salt, texts)))
-        loaded.decks.append(texts)
-        return deck
-
-    def _deal_hand(self, loaded: Loaded) -> None:
-        assert loaded.engine is not None
-        loaded.engine.deal_hand(lambda n: self._new_deck(loaded, n),
-                                lambda: secrets.randbelow(2))
-
-    # ---------------------------------------------------------------------------- seats
     @staticmethod
-    def _seat_row(table: TableRow | None, seat: int) -> SeatRow | None:
-        if table is None:
-            return None
-        for s in table.seats:
-            if s.seat == seat:
-                return s
-        return None
-
-    @staticmethod
-    def _is_computer(table: TableRow | None) -> Callable[[int], bool]:
-        """Whether a computer plays ``seat`` now: a computer seat, or a person's seat that
-        person left or the creator handed to a computer while its person is away."""
-        if table is None:
-            return lambda seat: seat != YOU
-        by = {s.seat: s for s in table.seats}
-
-        def is_computer(seat: int) -> bool:
-            s = by.get(seat)
-            return s is None or s.kind != "person" or s.left or s.computer_for_away
-
-        return is_computer
-
-    def _level_of(self, row: GameRow, table: TableRow | None, seat: int) -> str:
-        s = self._seat_row(table, seat)
+    def _level_of(row: GameRow, table: TableRow | None, seat: int) -> str:
+        s = seat_row(table, seat)
         return s.level if s is not None and s.kind == "computer" and s.level else row.level
 
     def _computer_move(self, loaded: Loaded, table: TableRow | None, index: int) -> None:
@@ -374,191 +139,25 @@ class TableService:
 
     def _advance(self, loaded: Loaded, table: TableRow | None) -> None:
         assert loaded.engine is not None
-        loaded.engine.advance(self._is_computer(table),
+        loaded.engine.advance(is_computer(table),
                               lambda i: self._computer_move(loaded, table, i))
 
-    # ----------------------------------------------------------------------- persisting
-    def _status(self, loaded: Loaded) -> dict[str, Any]:
-        result = loaded.engine.result() if loaded.engine is not None else None
-        if result is None:
-            return {"status": "playing", "winner": None, "margin": None, "finished_at": None}
-        winner, margin = result
-        return {"status": "over", "winner": winner, "margin": margin, "finished_at": time.time()}
+    # ------------------------------------------------------------------------------ deals
+    @staticmethod
+    def _new_deck(loaded: Loaded, number: int) -> list[int]:
+        """A shuffled deck for deal ``number``; its salt and commitment are kept in
+        ``loaded`` (the fairness commitment of docs/fairness.md)."""
+        deck = shuffled_deck()
+        salt = new_salt()
+        texts = [card_text(c) for c in deck]
+        loaded.deals.append(DealInfo(number, salt, commitment_of(salt, texts)))
+        loaded.decks.append(texts)
+        return deck
 
-    def _deal_rows(self, loaded: Loaded, first: int) -> list[DealRow]:
+    def _deal_hand(self, loaded: Loaded) -> None:
         assert loaded.engine is not None
-        return [loaded.engine.deal_row(i, loaded.deals[i], loaded.decks[i])
-                for i in range(first, len(loaded.deals))]
-
-    def _turns(self, loaded: Loaded) -> str | None:
-        e = loaded.engine
-        return "".join(e.turns) if isinstance(e, MatchEngine) and e.turns is not None else None
-
-    def _insert(self, loaded: Loaded, status: str | None = None) -> None:
-        """Store a new game (its table's rows are stored before)."""
-        row = loaded.row
-        if loaded.engine is not None:
-            loaded.seq = row.seq = loaded.engine.seq()
-            st = self._status(loaded)
-            row.status, row.winner, row.margin = st["status"], st["winner"], st["margin"]
-            row.turns = self._turns(loaded)
-        if status is not None:
-            row.status = status
-        self.store.insert_game(row, self._deal_rows(loaded, 0) if loaded.engine else [])
-        if loaded.engine is not None:
-            self._cache_put(loaded)
-
-    def _persist(self, loaded: Loaded, seated: Seated, first: int, last_action: str | None,
-                 last_action_seq: int | None) -> None:
-        """Save the deals from ``first`` on and the game's new seq, if nobody else moved the
-        game meanwhile (else :class:`Stale`, with ``seated``'s state)."""
-        assert loaded.engine is not None
-        old_seq = loaded.row.seq
-        changes: dict[str, Any] = {"seq": loaded.engine.seq(), **self._status(loaded)}
-        turns = self._turns(loaded)
-        if turns is not None:
-            changes["turns"] = turns
-        if last_action is not None:
-            changes["last_action"] = last_action
-            changes["last_action_seq"] = last_action_seq
-        current = self.store.save_checked(loaded.row.id, old_seq, changes,
-                                          self._deal_rows(loaded, first))
-        if current is not None:  # another request (perhaps another process) saved first
-            self._cache_drop(loaded.row.id)
-            raise Stale(self._state(self._load(current), seated, old_seq), current)
-        for k, v in changes.items():
-            setattr(loaded.row, k, v)
-        loaded.row.updated_at = time.time()
-        loaded.seq = changes["seq"]
-        self._cache_put(loaded)
-
-    def _expired(self, loaded: Loaded, table: TableRow | None) -> list[tuple[int, int]]:
-        """The deals whose person mover's turn clock ran out: ``(index, seat)``."""
-        if table is None or not table.turn_clock or loaded.engine is None \
-                or loaded.row.status != "playing":
-            return []
-        if time.time() < loaded.row.updated_at + table.turn_clock:
-            return []
-        is_computer = self._is_computer(table)
-        out = []
-        for i in loaded.engine.in_play():
-            p = loaded.engine.mover(i)
-            if p is not None and not is_computer(p):
-                out.append((i, p))
-        return out
-
-    def _catch_up(self, loaded: Loaded, seated: Seated) -> Loaded:
-        """Let the computers move if one is to (after a failure, a seat handed to a computer,
-        a person who left, or a turn clock run out: that seat's turn is played by a computer
-        at the table's level), and save."""
-        engine = loaded.engine
-        if engine is None:
-            return loaded
-        table = seated.table
-        expired = self._expired(loaded, table)
-        if engine.computer_waiting(self._is_computer(table)) is None and not expired:
-            return loaded
-        first = min(engine.in_play(), default=len(loaded.deals))
-        try:
-            for index, seat in expired:  # that seat's turn only
-                moves = 0
-                while engine.mover(index) == seat and moves < 8:
-                    self._computer_move(loaded, None if table is None else
-                                        _without_level(table, seat), index)
-                    moves += 1
-            self._advance(loaded, table)
-            self._persist(loaded, seated, first, None, None)
-        except Stale:
-            return self._reload(loaded.row.id)
-        except Exception:
-            self._cache_drop(loaded.row.id)
-            raise
-        return loaded
-
-    # --------------------------------------------------------------------------- state
-    def _hand_order(self, loaded: Loaded, seated: Seated) -> list[str] | None:
-        if seated.table is None:
-            order = loaded.row.hand_order or {}
-        else:
-            s = self._seat_row(seated.table, seated.seat)
-            order = (s.hand_order if s is not None else None) or {}
-        if loaded.engine is None:
-            return None
-        return order.get("cards") if order.get("hand") == loaded.engine.hand_number(
-            seated.seat) else None
-
-    def seats_json(self, table: TableRow, seat: int, now: float | None = None,
-                   status: str = "playing") -> list[dict[str, Any]]:
-        """``state.seats`` (docs/tables.md) for ``seat``: names, kinds, presence."""
-        t = time.time() if now is None else now
-        out = []
-        for s in table.seats:
-            person = s.kind == "person"
-            connected = person and not s.left and s.connected_until > t
-            away = (person and not s.left and status == "playing" and not connected
-                    and t - s.connected_until > AWAY_AFTER)
-            out.append({"seat": s.seat, "kind": s.kind, "name": s.name if person else None,
-                        "level": s.level if s.kind == "computer" else None,
-                        "you": s.seat == seat, "creator": s.seat == table.creator_seat,
-                        "connected": connected, "away": away, "left": person and s.left,
-                        "computer_for_away": person and s.computer_for_away})
-        return out
-
-    def _table_json(self, loaded: Loaded, seated: Seated) -> dict[str, Any]:
-        table = seated.table
-        assert table is not None
-        row = loaded.row
-        status = "waiting" if loaded.engine is None else (
-            "over" if row.status == "over" else "playing")
-        invite = None
-        if seated.creator and status == "waiting":
-            code = _invite_code(row.secret)
-            invite = {"code": code, "url": f"/join/{code}"}
-        deadline = None
-        if table.turn_clock and status == "playing" and loaded.engine is not None:
-            is_computer = self._is_computer(table)
-            if any(not is_computer(p) for p in (loaded.engine.mover(i)
-                                                for i in loaded.engine.in_play())
-                   if p is not None):
-                deadline = row.updated_at + table.turn_clock
-        return {"status": status, "players": PLAYER_COUNT[loaded.scoring],
-                "scoring": loaded.scoring, "creator": seated.creator, "invite": invite,
-                "turn_clock": table.turn_clock, "turn_deadline": deadline,
-                "rematch": {"game_id": table.rematch_id} if table.rematch_id else None}
-
-    def _waiting_state(self, loaded: Loaded, seated: Seated) -> dict[str, Any]:
-        """The state of a table before its start: no cards yet."""
-        row = loaded.row
-        r = {"code": "waiting"}
-        return {
-            "game_id": row.id, "seq": 0, "phase": "waiting", "you": seated.seat,
-            "dealer": None, "turn": None, "level": row.level, "hand_number": 0,
-            "rules": {"preset": row.preset, **row.rules}, "scoring": loaded.scoring,
-            "hand": [], "drawn": None, "taken_from_discard": None,
-            "arrangement": {"melds": [], "deadwood": [], "deadwood_points": 0},
-            "opponent": {"card_count": 0, "known": []}, "stock_count": 0, "discard_pile": [],
-            "legal": [], "knock": {"allowed": False, "reason": r},
-            "gin": {"allowed": False, "reason": dict(r)}, "events": [], "result": None,
-            "score": None, "fairness": {"commitment": None, "revealed": None, "history": []},
-        }
-
-    def _state(self, loaded: Loaded, seated: Seated, since: int | None) -> dict[str, Any]:
-        """``seated``'s state with the events after ``since``."""
-        row = loaded.row
-        if loaded.engine is None:
-            st = self._waiting_state(loaded, seated)
-        else:
-            st = loaded.engine.state(seated.seat, since, game_id=row.id, deals=loaded.deals,
-                                     level=row.level, preset=row.preset,
-                                     hand_order=self._hand_order(loaded, seated))
-        if seated.table is not None:
-            status_json = self._table_json(loaded, seated)
-            st["table"] = {**(st.get("table") or {}), **status_json}
-            st["seats"] = self.seats_json(seated.table, seated.seat,
-                                          status=status_json["status"])
-            st["messages"] = [{"seq_at": m.seq_at, "seat": m.seat, "message": m.message,
-                               "at": m.at} for m in self.tables.messages(row.id)]
-        return st
+        loaded.engine.deal_hand(lambda n: self._new_deck(loaded, n),
+                                lambda: secrets.randbelow(2))
 
     def _begin(self, loaded: Loaded, seated: Seated) -> None:
         """Build the engine of a table at its start and deal its first hand."""
@@ -575,6 +174,63 @@ class TableService:
         loaded.engine = engine
         self._deal_hand(loaded)
         self._advance(loaded, seated.table)
+
+    # ----------------------------------------------------------------------------- saving
+    def _state(self, loaded: Loaded, seated: Seated, since: int | None) -> dict[str, Any]:
+        """``seated``'s state with the events after ``since``."""
+        return seat_state(self.tables, loaded, seated, since)
+
+    def _persist(self, loaded: Loaded, seated: Seated, first: int, last_action: str | None,
+                 last_action_seq: int | None) -> None:
+        """Save the deals from ``first`` on and the game's new seq, if nobody else moved the
+        game meanwhile (else :class:`Stale`, with ``seated``'s state)."""
+        old_seq = loaded.row.seq
+        current = self.records.save(loaded, first, last_action, last_action_seq)
+        if current is not None:  # another request (perhaps another process) saved first
+            raise Stale(self._state(self.records.load(current), seated, old_seq), current)
+
+    def _expired(self, loaded: Loaded, table: TableRow | None) -> list[tuple[int, int]]:
+        """The deals whose person mover's turn clock ran out: ``(index, seat)``."""
+        if table is None or not table.turn_clock or loaded.engine is None \
+                or loaded.row.status != "playing":
+            return []
+        if time.time() < loaded.row.updated_at + table.turn_clock:
+            return []
+        computer = is_computer(table)
+        out = []
+        for i in loaded.engine.in_play():
+            p = loaded.engine.mover(i)
+            if p is not None and not computer(p):
+                out.append((i, p))
+        return out
+
+    def _catch_up(self, loaded: Loaded, seated: Seated) -> Loaded:
+        """Let the computers move if one is to (after a failure, a seat handed to a computer,
+        a person who left, or a turn clock run out: that seat's turn is played by a computer
+        at the table's level), and save."""
+        engine = loaded.engine
+        if engine is None:
+            return loaded
+        table = seated.table
+        expired = self._expired(loaded, table)
+        if engine.computer_waiting(is_computer(table)) is None and not expired:
+            return loaded
+        first = min(engine.in_play(), default=len(loaded.deals))
+        try:
+            for index, seat in expired:  # that seat's turn only
+                moves = 0
+                while engine.mover(index) == seat and moves < 8:
+                    self._computer_move(loaded, None if table is None else
+                                        _without_level(table, seat), index)
+                    moves += 1
+            self._advance(loaded, table)
+            self._persist(loaded, seated, first, None, None)
+        except Stale:
+            return self.records.reload(loaded.row.id)
+        except Exception:
+            self.records.cache_drop(loaded.row.id)
+            raise
+        return loaded
 
     # ---------------------------------------------------------------------- game requests
     def create(self, player_id: str | None, level: str | None, preset: str | None,
@@ -608,11 +264,8 @@ class TableService:
                 raise BadRequest("rules", str(e)) from None
         table_seats = None
         if seats is not None or name is not None or turn_clock is not None:
-            table_seats = self._checked_seats(seats, n, level)
-            if turn_clock is not None and not (
-                    TURN_CLOCK_RANGE[0] <= turn_clock <= TURN_CLOCK_RANGE[1]):
-                raise BadRequest("turn_clock", "the turn clock is null or "
-                                 f"{TURN_CLOCK_RANGE[0]} to {TURN_CLOCK_RANGE[1]} seconds")
+            table_seats = checked_seats(seats, n, level)
+            checked_turn_clock(turn_clock)
             if name is None:
                 raise BadRequest("name", "a table of people needs its creator's display name")
             creator_name = checked_name(name)
@@ -624,67 +277,39 @@ class TableService:
                       secret=secrets.token_hex(32), seq=0)
         if table_seats is None:
             loaded = Loaded(row, scoring, [], [], engine)
-            with self._lock(row.id):
+            with self.records.lock(row.id):
                 self._deal_hand(loaded)
                 self._advance(loaded, None)
                 if scoring != "standard":
                     self.vstore.set_scoring(row.id, scoring)
-                with self._cache_lock:
-                    self._kinds[row.id] = (scoring, False)
-                self._insert(loaded)
+                self.records.remember_kind(row.id, scoring, False)
+                self.records.insert(loaded)
                 seated = Seated(row, None, YOU)
                 return {"game_id": game_id, "token": token, "seat": YOU,
                         "state": self._state(loaded, seated, 0), "invite": None}
         table_seats[0].token_hash = row.token_hash
         table_seats[0].connected_until = time.time()
         table = TableRow(game_id=game_id, status="waiting", creator_seat=0,
-                         invite_hash=token_hash(_invite_code(row.secret)),
+                         invite_hash=token_hash(invite_code(row.secret)),
                          turn_clock=turn_clock, seats=table_seats)
-        with self._lock(row.id):
+        with self.records.lock(row.id):
             if scoring != "standard":
                 self.vstore.set_scoring(row.id, scoring)
             self.tables.insert(table)
-            with self._cache_lock:
-                self._kinds[row.id] = (scoring, True)
+            self.records.remember_kind(row.id, scoring, True)
             loaded = Loaded(row, scoring, [], [], None)
-            self._insert(loaded, status="waiting")
+            self.records.insert(loaded, status="waiting")
             seated = Seated(row, table, 0)
             state = self._state(loaded, seated, 0)
             return {"game_id": game_id, "token": token, "seat": 0, "state": state,
                     "invite": state["table"]["invite"]}
 
-    @staticmethod
-    def _checked_seats(seats: list[dict[str, Any]] | None, n: int, level: str
-                       ) -> list[SeatRow]:
-        if seats is None:
-            seats = [{"kind": "person"}] + [{"kind": "open"}] * (n - 1)
-        if len(seats) != n:
-            raise BadRequest("seats", f"this table has {n} seats: give {n}")
-        out = []
-        for i, s in enumerate(seats):
-            kind = s.get("kind")
-            if kind not in _KINDS:
-                raise BadRequest("seats", f"seat {i}: kind is person, computer or open")
-            if (i == 0) != (kind == "person"):
-                raise BadRequest("seats", "seat 0 is the creator's (person); the others are "
-                                          "computer or open")
-            lv = s.get("level")
-            if kind == "computer":
-                lv = level if lv is None else lv
-                if lv not in LEVELS:
-                    raise BadRequest("level", f"unknown level {lv!r}; levels: "
-                                              f"{', '.join(LEVELS)}")
-            else:
-                lv = None
-            out.append(SeatRow(seat=i, kind=kind, level=lv))
-        return out
-
     def get(self, game_id: str, token: str | None, since: int | None) -> dict[str, Any]:
         """The table's state for the token's seat with the events after ``since`` (``None``:
         those of its deal in play). :raises NotFound: unknown game or no seat's token."""
-        with self._lock(game_id):
-            seated = self._authorize(game_id, token)
-            return self._state(self._catch_up(self._load(seated.row), seated), seated, since)
+        with self.records.lock(game_id):
+            seated = self.records.authorize(game_id, token)
+            return self._state(self._catch_up(self.records.load(seated.row), seated), seated, since)
 
     def act(self, game_id: str, token: str | None, text: str, seq: int
             ) -> tuple[dict[str, Any], bool]:
@@ -694,8 +319,8 @@ class TableService:
         :raises Stale: ``seq`` is not the game's (the state is attached).
         :raises BadRequest: the text cannot be read (``Illegal``: the rules forbid it).
         """
-        with self._lock(game_id):
-            seated = self._authorize(game_id, token)
+        with self.records.lock(game_id):
+            seated = self.records.authorize(game_id, token)
             row = seated.row
             norm = normalize_action(text)
             mark = norm if seated.table is None else f"{seated.seat}:{norm}"
@@ -707,14 +332,14 @@ class TableService:
                 if now.last_action is None or now.last_action_seq != seq \
                         or now.last_action != mark:
                     return None
-                state = self._state(got if got is not None else self._load(now), seated, seq)
+                state = self._state(got if got is not None else self.records.load(now), seated, seq)
                 state["duplicate"] = True
                 return state, True
 
             dup = duplicate(row)
             if dup is not None:
                 return dup
-            loaded = self._catch_up(self._load(row), seated)
+            loaded = self._catch_up(self.records.load(row), seated)
             engine = loaded.engine
             if engine is None:
                 raise Illegal("the table has not started yet", "waiting")
@@ -757,7 +382,7 @@ class TableService:
                     return dup
                 raise
             except Exception:
-                self._cache_drop(game_id)
+                self.records.cache_drop(game_id)
                 raise
             return self._state(loaded, seated, seq), False
 
@@ -770,10 +395,10 @@ class TableService:
         :raises NotFound: unknown game or no seat's token.
         :raises Unavailable: no such deal (404) or the deal is in play (409).
         """
-        with self._lock(game_id):
-            seated = self._authorize(game_id, token)
+        with self.records.lock(game_id):
+            seated = self.records.authorize(game_id, token)
             row = seated.row
-            loaded = self._load(row)
+            loaded = self.records.load(row)
             deals = loaded.engine.numbered_deals(seated.seat) if loaded.engine else []
             found = [(h, placement) for n, h, placement in deals if n == number]
             if not found:
@@ -794,9 +419,9 @@ class TableService:
 
         :raises NotFound: unknown game or no seat's token.
         """
-        with self._lock(game_id):
-            seated = self._authorize(game_id, token)
-            loaded = self._load(seated.row)
+        with self.records.lock(game_id):
+            seated = self.records.authorize(game_id, token)
+            loaded = self.records.load(seated.row)
             seq = loaded.seq
             engine = loaded.engine
             if engine is None:
@@ -817,10 +442,10 @@ class TableService:
 
         :raises BadRequest: ``invalid``: a malformed or repeated card, or one not held now.
         """
-        with self._lock(game_id):
-            seated = self._authorize(game_id, token)
-            out = _checked_order(cards)
-            loaded = self._load(seated.row)
+        with self.records.lock(game_id):
+            seated = self.records.authorize(game_id, token)
+            out = checked_order(cards)
+            loaded = self.records.load(seated.row)
             held = set(self._state(loaded, seated, loaded.seq).get("hand") or ())
             if not held.issuperset(out):
                 raise BadRequest("invalid", "not in your hand: "
@@ -838,10 +463,10 @@ class TableService:
         """The fairness record: every finished deal with deck, salt, commitment and actions;
         only the commitment of a deal in play. :func:`ginrummy.fairness.replay_check` reads it.
         """
-        with self._lock(game_id):
-            seated = self._authorize(game_id, token)
+        with self.records.lock(game_id):
+            seated = self.records.authorize(game_id, token)
             row = seated.row
-            loaded = self._load(row)
+            loaded = self.records.load(row)
             if loaded.engine is None:
                 raise Unavailable(409, "not_started", "the table has not started yet")
             return loaded.engine.record(game_id, row.preset, row.first_dealer, loaded.deals,
@@ -865,65 +490,15 @@ class TableService:
         row = self.store.get_game(game_id)
         if row is None:
             raise NotFound
-        engine = self._replay(row).engine
+        engine = self.records.replay(row).engine
         if engine is None:
             raise NotFound
         return engine
 
     def stats(self, player_id: str | None) -> dict[str, Any]:
         """Statistics of the games created by one browser (``player_id``), from seat 0's
-        side."""
-        games = self.store.player_games(player_id) if player_id else []
-        results = self.store.player_results(player_id) if player_id else []
-        games = [g for g in games if g.status != "waiting"]
-        finished = [g for g in games if g.status == "over"]
-        won = [g for g in finished if g.winner == YOU]
-        margins = [g.margin for g in won if g.margin is not None]
-        streak_kind: str | None = None
-        streak = 0
-        for g in sorted(finished, key=lambda g: (g.finished_at or 0, g.created_at),
-                        reverse=True):
-            kind = "won" if g.winner == YOU else "lost"
-            if streak_kind is None:
-                streak_kind = kind
-            if kind != streak_kind:
-                break
-            streak += 1
-        other = 1
-        hands_won = sum(1 for _, w, _ in results if w == YOU)
-        hands_lost = sum(1 for _, w, _ in results if w == other)
-
-        def count(kind: str, winner: int) -> int:
-            return sum(1 for k, w, _ in results if k == kind and w == winner)
-
-        return {
-            "games_played": len(finished),
-            "games_won": len(won),
-            "games_lost": len(finished) - len(won),
-            "games_in_progress": len(games) - len(finished),
-            "hands_played": len(results),
-            "hands_won": hands_won,
-            "hands_lost": hands_lost,
-            "hands_dead": sum(1 for k, _, _ in results if k == "dead"),
-            "gins": count("gin", YOU),
-            "big_gins": count("big_gin", YOU),
-            "gins_against": count("gin", other) + count("big_gin", other),
-            "knocks": sum(1 for k, _, kn in results
-                          if kn == YOU and k in ("knock", "undercut", "tie")),
-            "knocks_won": count("knock", YOU),
-            "undercuts_by_you": count("undercut", YOU),
-            "undercuts_against_you": count("undercut", other),
-            "best_margin": max(margins) if margins else None,
-            "current_streak": {"kind": streak_kind, "length": streak},
-        }
-
-
-def _without_level(table: TableRow, seat: int) -> TableRow:
-    """``table`` as seen by a turn clock's computer: ``seat`` plays at the table's level."""
-    return TableRow(game_id=table.game_id, status=table.status,
-                    creator_seat=table.creator_seat,
-                    seats=[s if s.seat != seat else SeatRow(seat=seat, kind="person")
-                           for s in table.seats])
+        side (:func:`ginrummy.web.stats.player_stats`)."""
+        return player_stats(self.store, player_id)
 
 
 #: the name the app and older code use.

@@ -1,0 +1,135 @@
+"""What a table request may ask, checked (docs/tables.md): display names, rules, seats, hand
+orders and the fixed lists (quick messages, seat kinds, the turn clock's range). Each check
+answers :class:`~ginrummy.web.errors.BadRequest` and changes nothing."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from ..bots import DEFAULT_LEVEL, LEVELS
+from ..cards import card_text, parse_card
+from ..errors import GinRummyError, RulesError
+from ..rules import PRESETS, Rules
+from ..store.tables import SeatRow
+from .errors import BadRequest
+from .text import valid_name
+
+__all__ = ["NEXT_HAND", "MESSAGES", "TURN_CLOCK_RANGE", "NAME_MAX", "KINDS", "INVITE_CODE_RE",
+           "normalize_action", "checked_name", "checked_rules", "checked_order",
+           "checked_seats", "checked_turn_clock"]
+
+#: the person's action that deals the next hand (also accepted as ``next_hand``).
+NEXT_HAND = "next hand"
+#: the preset quick messages (docs/tables.md; translated by the page).
+MESSAGES = ("hello", "good_luck", "good_game", "well_played", "thanks", "oops", "wait",
+            "rematch")
+#: the turn clock's allowed seconds.
+TURN_CLOCK_RANGE = (15, 600)
+#: a display name's most characters.
+NAME_MAX = 24
+#: what a seat holds.
+KINDS = ("person", "computer", "open")
+#: the form of an invite code (anything else names no table).
+INVITE_CODE_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+
+
+def normalize_action(text: str) -> str:
+    """Lower case, single spaces: the form compared for duplicates."""
+    return " ".join(text.strip().lower().split())
+
+
+def checked_name(name: Any) -> str:
+    """A display name: 1 to 24 characters after stripping, the rules of every name
+    (:func:`ginrummy.web.text.valid_name`: valid Unicode, no control, line or paragraph
+    separator, nor bidirectional formatting character such as U+202E; emoji and joiners are
+    names like others), and at least one visible character (a letter, digit, punctuation or
+    symbol: never only zero-width characters).
+
+    :raises BadRequest: ``name`` (422) otherwise.
+    """
+    if not isinstance(name, str):
+        raise BadRequest("name", "a display name is text")
+    try:
+        n = valid_name(name, NAME_MAX)
+    except ValueError as e:
+        raise BadRequest("name", f"display name: {e}") from None
+    if not any(unicodedata.category(c)[0] in "LNPS" for c in n):
+        raise BadRequest("name", "a display name needs at least one visible character")
+    return n
+
+
+def checked_rules(level: str | None, preset: str | None, overrides: dict[str, Any] | None
+                  ) -> tuple[str, str, Rules]:
+    """A new game's ``(level, preset, rules)``; ``overrides`` may name the preset too.
+
+    :raises BadRequest: an unknown level or preset, or bad rules.
+    """
+    level = DEFAULT_LEVEL if level is None else level
+    if level not in LEVELS:
+        raise BadRequest("level", f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+    ov = dict(overrides or {})
+    base = preset if preset is not None else ov.pop("preset", "standard")
+    ov.pop("preset", None)
+    if not isinstance(base, str) or base not in PRESETS:
+        raise BadRequest("rules", f"unknown rules preset {base!r}; presets: "
+                                  f"{', '.join(PRESETS)}")
+    try:
+        return level, base, Rules.preset(base, **ov)
+    except (RulesError, TypeError) as e:
+        raise BadRequest("rules", str(e)) from None
+
+
+def checked_order(cards: list[str]) -> list[str]:
+    """A hand order's cards in canonical text. :raises BadRequest: a bad or repeated card."""
+    out: list[str] = []
+    for c in cards:
+        try:
+            t = card_text(parse_card(c))
+        except GinRummyError as e:
+            raise BadRequest("invalid", str(e)) from None
+        if t in out:
+            raise BadRequest("invalid", f"duplicate card: {t}")
+        out.append(t)
+    return out
+
+
+def checked_seats(seats: list[dict[str, Any]] | None, n: int, level: str) -> list[SeatRow]:
+    """A new table's ``n`` seats (without ``seats``: the creator and ``n - 1`` open ones).
+
+    :raises BadRequest: ``seats`` (a wrong count or kind; seat 0 is the creator's) or
+        ``level`` (a computer seat's unknown level).
+    """
+    if seats is None:
+        seats = [{"kind": "person"}] + [{"kind": "open"}] * (n - 1)
+    if len(seats) != n:
+        raise BadRequest("seats", f"this table has {n} seats: give {n}")
+    out = []
+    for i, s in enumerate(seats):
+        kind = s.get("kind")
+        if kind not in KINDS:
+            raise BadRequest("seats", f"seat {i}: kind is person, computer or open")
+        if (i == 0) != (kind == "person"):
+            raise BadRequest("seats", "seat 0 is the creator's (person); the others are "
+                                      "computer or open")
+        lv = s.get("level")
+        if kind == "computer":
+            lv = level if lv is None else lv
+            if lv not in LEVELS:
+                raise BadRequest("level", f"unknown level {lv!r}; levels: "
+                                          f"{', '.join(LEVELS)}")
+        else:
+            lv = None
+        out.append(SeatRow(seat=i, kind=kind, level=lv))
+    return out
+
+
+def checked_turn_clock(turn_clock: int | None) -> int | None:
+    """``None`` (no clock) or seconds within :data:`TURN_CLOCK_RANGE`.
+
+    :raises BadRequest: ``turn_clock`` otherwise."""
+    if turn_clock is not None and not (TURN_CLOCK_RANGE[0] <= turn_clock <= TURN_CLOCK_RANGE[1]):
+        raise BadRequest("turn_clock", "the turn clock is null or "
+                         f"{TURN_CLOCK_RANGE[0]} to {TURN_CLOCK_RANGE[1]} seconds")
+    return turn_clock

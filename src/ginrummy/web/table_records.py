@@ -1,0 +1,262 @@
+"""A table's record in the store, loaded and saved (docs/tables.md): who asks (a seat found by
+its token's hash), the game rebuilt from its event log or taken from a small cache checked
+against the stored sequence number, and the new deals and ``seq`` saved only if nobody moved
+the game meanwhile. The game flow (:mod:`ginrummy.web.service`) decides what changes; this
+module only reads and writes.
+
+Nothing that matters lives in this process: the cache is checked against the stored ``seq``,
+and the per-game locks only order this process's requests (other processes are held off by the
+stored ``seq`` / table ``version`` checks).
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..rules import Rules
+from ..store import DealRow, GameRow, Store
+from ..store.db import storable_id
+from ..store.tables import TableRow, TableStore
+from ..store.variants import VariantStore
+from .engines import MatchEngine, TableEngine, replay_engine
+from .errors import NotFound
+from .service_base import token_hash
+from .state import YOU, DealInfo
+
+__all__ = ["Loaded", "Seated", "TableRecords"]
+
+log = logging.getLogger("ginrummy.web")
+
+
+@dataclass
+class Loaded:
+    """A table rebuilt from its record: its row, the fairness data of its deals, its engine
+    (``None`` before the start)."""
+
+    row: GameRow
+    scoring: str
+    deals: list[DealInfo]
+    decks: list[list[str]]
+    engine: TableEngine | None
+    seq: int = field(default=0, kw_only=True)
+
+
+@dataclass
+class Seated:
+    """Who asks: the game row, the table (``None``: a person playing the computer, whose seat
+    is 0) and the asker's seat."""
+
+    row: GameRow
+    table: TableRow | None
+    seat: int
+
+    @property
+    def creator(self) -> bool:
+        return self.table is None or self.table.creator_seat == self.seat
+
+
+class TableRecords:
+    """The tables' rows in ``store`` (games, deals, seats, scorings) with a cache of rebuilt
+    games. Thread-safe; :meth:`lock` is the per-game lock every table operation holds."""
+
+    #: games kept rebuilt in memory (about 20 KB each); a request on a game not in it replays
+    #: the game's whole record, so it should hold every game in play (a load test of 200
+    #: concurrent games with 128 replayed nearly every request).
+    CACHE_SIZE = 2048
+    #: game kinds remembered (``(scoring, has a tables row)``: neither ever changes).
+    KINDS_KEPT = 8192
+
+    def __init__(self, store: Store, cache_size: int = CACHE_SIZE) -> None:
+        self.store = store
+        # sheet and scoring writes take the store's write lock (SQLite: one writer at a time)
+        self.vstore = VariantStore(store.engine, store._writer)
+        self.tables = TableStore(store.engine)
+        self._cache: OrderedDict[str, Loaded] = OrderedDict()
+        self._cache_size = cache_size
+        self._cache_lock = threading.Lock()
+        self._locks = [threading.Lock() for _ in range(64)]
+        self._kinds: OrderedDict[str, tuple[str, bool]] = OrderedDict()
+
+    def lock(self, game_id: str) -> threading.Lock:
+        """This process's lock of ``game_id`` (striped: 64 locks)."""
+        return self._locks[hash(game_id) % len(self._locks)]
+
+    # ------------------------------------------------------------------------------ kinds
+    def _known_kind(self, game_id: str) -> tuple[str, bool] | None:
+        with self._cache_lock:
+            got = self._kinds.get(game_id)
+            if got is not None:
+                self._kinds.move_to_end(game_id)
+            return got
+
+    def remember_kind(self, game_id: str, scoring: str, has_table: bool) -> tuple[str, bool]:
+        """Keep a game's ``(scoring, has a tables row)`` (a new game's, or one just read)."""
+        kind = (scoring, has_table)
+        with self._cache_lock:
+            self._kinds[game_id] = kind
+            self._kinds.move_to_end(game_id)
+            while len(self._kinds) > self.KINDS_KEPT:
+                self._kinds.popitem(last=False)
+        return kind
+
+    def kind(self, game_id: str) -> tuple[str, bool]:
+        """``(scoring, has a tables row)`` of a game (read once, then remembered)."""
+        got = self._known_kind(game_id)
+        if got is not None:
+            return got
+        return self.remember_kind(game_id, self.vstore.scoring(game_id) or "standard",
+                                  self.tables.get(game_id) is not None)
+
+    # ------------------------------------------------------------------------------ seats
+    def authorize(self, game_id: str, token: str | None) -> Seated:
+        """The asker's seat: the game row, its tables row (read once) and the seat whose token
+        hash matches.
+
+        :raises NotFound: unknown game, or no seat holds this token.
+        """
+        if not token or not storable_id(game_id) or len(token) > 256:
+            raise NotFound
+        row = self.store.get_game(game_id)
+        if row is None:
+            raise NotFound
+        digest = token_hash(token)
+        kind = self._known_kind(game_id)
+        table = None
+        if kind is None or kind[1]:
+            table = self.tables.get(game_id)  # the one read of the tables row
+            if kind is None:
+                kind = self.remember_kind(game_id,
+                                          self.vstore.scoring(game_id) or "standard",
+                                          table is not None)
+        if not kind[1]:
+            if not hmac.compare_digest(row.token_hash, digest):
+                raise NotFound
+            return Seated(row, None, YOU)
+        if table is None:  # pragma: no cover - a tables row is never removed
+            raise NotFound
+        found = None
+        for s in table.seats:  # every seat compared: no early exit on a match
+            if s.kind == "person" and not s.left and s.token_hash is not None \
+                    and hmac.compare_digest(s.token_hash, digest):
+                found = s.seat
+        if found is None:
+            raise NotFound
+        return Seated(row, table, found)
+
+    # ------------------------------------------------------------------------------ cache
+    def cache_put(self, loaded: Loaded) -> None:
+        with self._cache_lock:
+            self._cache[loaded.row.id] = loaded
+            self._cache.move_to_end(loaded.row.id)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+    def cache_drop(self, game_id: str) -> None:
+        with self._cache_lock:
+            self._cache.pop(game_id, None)
+
+    # ---------------------------------------------------------------------------- loading
+    def replay(self, row: GameRow) -> Loaded:
+        """The game of ``row`` rebuilt from its stored deals (never from the cache).
+
+        :raises NotFound: the game is gone."""
+        scoring, _ = self.kind(row.id)
+        # the row and its deals as of one moment (one transaction: the row may be newer than
+        # the one passed in, if another process saved in between)
+        got = self.store.get_game_with_deals(row.id)
+        if got is None:
+            raise NotFound
+        row, deal_rows = got
+        infos = [DealInfo(d.number, d.salt, d.commitment) for d in deal_rows]
+        decks = [d.deck for d in deal_rows]
+        if not deal_rows:  # a table waiting for its people
+            return Loaded(row, scoring, infos, decks, None, seq=0)
+        turns = list(row.turns) if row.turns is not None else None
+        engine = replay_engine(scoring, Rules.from_dict(row.rules), row.first_dealer,
+                               deal_rows, turns)
+        loaded = Loaded(row, scoring, infos, decks, engine, seq=engine.seq())
+        if loaded.seq != row.seq:  # pragma: no cover - only after a format change
+            log.warning("game %s: stored seq %s, replay gives %s", row.id, row.seq, loaded.seq)
+        return loaded
+
+    def load(self, row: GameRow) -> Loaded:
+        """The game of ``row``: the cached one if it is at ``row.seq``, else replayed."""
+        with self._cache_lock:
+            got = self._cache.get(row.id)
+            if got is not None and got.seq == row.seq and got.engine is not None:
+                self._cache.move_to_end(row.id)
+                got.row = row
+                return got
+        return self.replay(row)
+
+    def reload(self, game_id: str) -> Loaded:
+        """The game as stored now."""
+        row = self.store.get_game(game_id)
+        assert row is not None
+        return self.load(row)
+
+    # ----------------------------------------------------------------------------- saving
+    @staticmethod
+    def _status(loaded: Loaded) -> dict[str, Any]:
+        result = loaded.engine.result() if loaded.engine is not None else None
+        if result is None:
+            return {"status": "playing", "winner": None, "margin": None, "finished_at": None}
+        winner, margin = result
+        return {"status": "over", "winner": winner, "margin": margin, "finished_at": time.time()}
+
+    @staticmethod
+    def _deal_rows(loaded: Loaded, first: int) -> list[DealRow]:
+        assert loaded.engine is not None
+        return [loaded.engine.deal_row(i, loaded.deals[i], loaded.decks[i])
+                for i in range(first, len(loaded.deals))]
+
+    @staticmethod
+    def _turns(loaded: Loaded) -> str | None:
+        e = loaded.engine
+        return "".join(e.turns) if isinstance(e, MatchEngine) and e.turns is not None else None
+
+    def insert(self, loaded: Loaded, status: str | None = None) -> None:
+        """Store a new game (its table's rows are stored before)."""
+        row = loaded.row
+        if loaded.engine is not None:
+            loaded.seq = row.seq = loaded.engine.seq()
+            st = self._status(loaded)
+            row.status, row.winner, row.margin = st["status"], st["winner"], st["margin"]
+            row.turns = self._turns(loaded)
+        if status is not None:
+            row.status = status
+        self.store.insert_game(row, self._deal_rows(loaded, 0) if loaded.engine else [])
+        if loaded.engine is not None:
+            self.cache_put(loaded)
+
+    def save(self, loaded: Loaded, first: int, last_action: str | None,
+             last_action_seq: int | None) -> GameRow | None:
+        """Save the deals from ``first`` on and the game's new seq, if nobody else moved the
+        game meanwhile; returns ``None``, or the game's row as it is now when another request
+        (perhaps of another process) saved first (then nothing is written)."""
+        assert loaded.engine is not None
+        old_seq = loaded.row.seq
+        changes: dict[str, Any] = {"seq": loaded.engine.seq(), **self._status(loaded)}
+        turns = self._turns(loaded)
+        if turns is not None:
+            changes["turns"] = turns
+        if last_action is not None:
+            changes["last_action"] = last_action
+            changes["last_action_seq"] = last_action_seq
+        current = self.store.save_checked(loaded.row.id, old_seq, changes,
+                                          self._deal_rows(loaded, first))
+        if current is not None:
+            self.cache_drop(loaded.row.id)
+            return current
+        for k, v in changes.items():
+            setattr(loaded.row, k, v)
+        loaded.row.updated_at = time.time()
+        loaded.seq = changes["seq"]
+        self.cache_put(loaded)
+        return None
