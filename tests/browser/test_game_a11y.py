@@ -446,3 +446,99 @@ def test_phone_keeps_its_layout(new_context: Callable[..., Any], server: LiveSer
     assert page.locator("#opp").is_hidden() and page.locator("#me").is_hidden()
     sw = page.evaluate("() => document.documentElement.scrollWidth")
     assert sw <= PHONE["width"]
+
+
+# ------------------------------------------------------------------------------ rearranging melds
+RANKS = "A23456789TJQK"
+
+
+def _is_run(meld: list[str]) -> bool:
+    return len({c[1] for c in meld}) == 1 and len({c[0] for c in meld}) == len(meld)
+
+
+def _dealt(server: LiveServer, want: Callable[[list[list[str]]], bool],
+           tries: int = 400) -> dict[str, str]:
+    """A new game (through the API) whose dealt hand's melds satisfy ``want``."""
+    for _ in range(tries):
+        g = server.api("POST", "/api/games", None, {"level": "easy", "preset": "standard"})
+        melds = ((g["state"].get("arrangement") or {}).get("melds")) or []
+        if g["state"]["phase"] in ("offer", "draw", "discard") and want(melds):
+            return {"game_id": g["game_id"], "token": g["token"]}
+    pytest.fail(f"no deal with the melds wanted in {tries} deals")
+
+
+def _open(page: Any, server: LiveServer, game: dict[str, str]) -> None:
+    page.goto(server.base + "/")
+    page.evaluate("g => localStorage.setItem('ginrummy.current', JSON.stringify(g))", game)
+    page.reload()
+    wait_ready(page)
+
+
+def _groups(page: Any) -> list[list[str]]:
+    return list(page.eval_on_selector_all(
+        "[data-testid=hand] .group.meld",
+        "gs => gs.map(g => [...g.querySelectorAll('.slot')].map(s => s.dataset.card))"))
+
+
+def _shift(page: Any, card: str, key: str) -> None:
+    page.keyboard.press("Shift")
+    page.focus(f"{HAND_SLOTS}[data-card='{card}']")
+    with page.expect_response(lambda r: r.url.endswith("/order") and r.request.method == "PUT"):
+        page.keyboard.press(f"Shift+{key}")
+
+
+def test_rearrange_inside_melds_by_keyboard(page: Any, server: LiveServer) -> None:
+    """A run turns around, a set's cards trade places, a meld moves past the next; the server
+    keeps the order (PUT .../order: same cards), so a reload shows the hand as it was left."""
+    game = _dealt(server, lambda ms: len(ms) >= 2 and any(_is_run(m) for m in ms))
+    _open(page, server, game)
+    before = sorted(hand(page))
+    groups = _groups(page)
+    run = next(g for g in groups if _is_run(g))
+    ranks = [RANKS.index(c[0]) for c in run]
+    assert ranks == sorted(ranks), "a run is laid out low to high"
+    _shift(page, run[0], "ArrowRight")
+    turned = next(g for g in _groups(page) if set(g) == set(run))
+    assert turned == run[::-1], (run, turned)
+    expect(page.locator("#live")).to_have_text("Run turned around")
+    assert _focused(page)["card"] == run[0]
+    # the first meld moves past the second, by its last card
+    groups = _groups(page)
+    _shift(page, groups[0][-1], "ArrowRight")
+    moved = _groups(page)
+    assert moved[1] == groups[0] and moved[0] == groups[1], (groups, moved)
+    expect(page.locator("#live")).to_have_text("Meld moved")
+    # and back, by its first card
+    _shift(page, moved[1][0], "ArrowLeft")
+    assert _groups(page) == groups
+    assert sorted(hand(page)) == before
+    shown = hand(page)
+    saved = server.api("GET", f"/api/games/{game['game_id']}", game["token"])["hand"]
+    assert sorted(saved) == sorted(shown), "the order kept holds the same cards"
+    page.reload()
+    wait_ready(page)
+    assert hand(page) == shown and _groups(page) == groups
+
+
+def test_rearrange_a_set_by_keyboard_and_a_run_by_drag(page: Any, server: LiveServer) -> None:
+    game = _dealt(server, lambda ms: any(len(m) >= 3 and not _is_run(m) for m in ms)
+                  and any(_is_run(m) for m in ms))
+    _open(page, server, game)
+    a_set = next(g for g in _groups(page) if not _is_run(g))
+    _shift(page, a_set[0], "ArrowRight")
+    now = next(g for g in _groups(page) if set(g) == set(a_set))
+    assert now[:2] == [a_set[1], a_set[0]] and now[2:] == a_set[2:], (a_set, now)
+    # drag the run's first card onto its last: the run turns around
+    run = next(g for g in _groups(page) if _is_run(g))
+    src = page.locator(f"{HAND_SLOTS}[data-card='{run[0]}']").bounding_box()
+    dst = page.locator(f"{HAND_SLOTS}[data-card='{run[-1]}'] .card").bounding_box()
+    assert src and dst
+    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + 20)
+    page.mouse.down()
+    page.mouse.move(src["x"] + src["width"] / 2 + 20, src["y"] + 20, steps=3)
+    with page.expect_response(lambda r: r.url.endswith("/order") and r.request.method == "PUT"):
+        page.mouse.move(dst["x"] + dst["width"] - 6, dst["y"] + 20, steps=6)
+        page.mouse.up()
+    turned = next(g for g in _groups(page) if set(g) == set(run))
+    assert turned == run[::-1], (run, turned)
+    assert phase(page) in ("offer", "draw", "discard")
