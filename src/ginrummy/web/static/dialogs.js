@@ -222,8 +222,9 @@ export function focusAfterMove(prevPhase) {
   const st = S.state;
   if (!st || document.querySelector("dialog[open]")) return;
   const a = document.activeElement;
-  const atTable = a && $("table").contains(a) && !$("result").contains(a);
-  if (focusLost() || (atTable && prevPhase !== st.phase)) focusPlay();
+  // the cards, the piles and the play's buttons; not the seats' strip (messages, leave), nor the result
+  const atPlay = !!(a && a.closest && a.closest("#me, #opp, .center"));
+  if (focusLost() || (atPlay && prevPhase !== st.phase)) focusPlay();
 }
 
 /**
