@@ -148,16 +148,22 @@ def test_escape_closes_the_opening_dialog(page: Any, server: LiveServer) -> None
     assert _focused(page)["inDialog"], "the opening dialog has focus"
     page.keyboard.press("Escape")
     expect(page.locator("#dlg-new")).not_to_be_visible()
-    # the visitor can read the rules first: the page's links and the way back to a deal
-    assert _focused(page)["id"] == "btn-new"
+    # the visitor can read the rules first: the page's links, and the way to a deal on the table
+    assert _focused(page)["id"] == "btn-first-deal"
     expect(page.get_by_test_id("status")).to_contain_text("No game yet")
     expect(page.locator(".topbar a[data-page=rules]")).to_be_visible()
     page.keyboard.press("Enter")  # New game, by keyboard
     page.wait_for_selector("#dlg-new[open]")
     page.click("#new-cancel")  # Cancel is there with no game too
     expect(page.locator("#dlg-new")).not_to_be_visible()
-    assert _focused(page)["id"] == "btn-new"
+    assert _focused(page)["id"] == "btn-first-deal"
     assert page.evaluate("() => localStorage.getItem('ginrummy.current')") is None
+    page.click("#btn-new")
+    page.wait_for_selector("#dlg-new[open]")
+    page.keyboard.press("Escape")
+    assert _focused(page)["id"] == "btn-new"  # back where it came from
+    new_game(page, server.base, goto=False)
+    expect(page.get_by_test_id("first-deal")).to_be_hidden()
 
 
 def test_dialogs_give_focus_back(page: Any, server: LiveServer) -> None:
@@ -308,6 +314,7 @@ def test_focus_ring_contrast(page: Any, server: LiveServer) -> None:
         _ring(page, sel)
     page.keyboard.press("Escape")
     _ring(page, "#btn-new")  # the dark header
+    _ring(page, "#btn-first-deal")  # the felt
     new_game(page, server.base, goto=False)
     to_draw_phase(page)
     _ring(page, "[data-testid=stock]")  # the felt

@@ -321,6 +321,7 @@ function wire() {
   $("btn-next").addEventListener("click", () => clickType("next_hand"));
   $("btn-again").addEventListener("click", openNewGame);
   $("btn-new").addEventListener("click", openNewGame);
+  $("btn-first-deal").addEventListener("click", openNewGame);
   $("btn-sort-rank").addEventListener("click", () => sortHand("rank"));
   $("btn-sort-suit").addEventListener("click", () => sortHand("suit"));
   $("btn-hint").addEventListener("click", askHint);

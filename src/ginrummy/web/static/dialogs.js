@@ -186,7 +186,7 @@ function usable(e) {
  */
 export function focusPlay() {
   const st = S.state;
-  if (!st) return focusFirst([$("btn-new")]);
+  if (!st) return focusFirst([$("btn-first-deal"), $("btn-new")]);
   const card = (c) => (c ? $("hand").querySelector(`.slot[data-card="${c}"]`) : null);
   const cards = () => [...$("hand").querySelectorAll(".slot")];
   const resultShown = !$("result").hidden;
