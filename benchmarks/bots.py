@@ -250,10 +250,12 @@ class Diverged(Exception):
 
 
 def _play_openspiel_deal(level: str, os_deck: list[int], our_seat: int,
-                         seed: int) -> tuple[float, str]:
+                         seed: int, layoffs: bool = True) -> tuple[float, str]:
     """One deal of OpenSpiel's gin_rummy: ``level`` in OpenSpiel seat ``our_seat`` against
     SimpleGinRummyBot. ``os_deck``: OpenSpiel card ints in chance order (10 to player 0, 10 to
-    player 1, the upcard, then the stock top first). Returns (our return, how it ended)."""
+    player 1, the upcard, then the stock top first). ``layoffs=False``: as defender we lay off
+    nothing, as SimpleGinRummyBot does ("Bot never lays off"). Returns (our return, how it
+    ended)."""
     import pyspiel
 
     game = pyspiel.load_game("gin_rummy")
@@ -289,7 +291,7 @@ def _play_openspiel_deal(level: str, os_deck: list[int], our_seat: int,
         if phase in (gs.Phase.KNOCK, gs.Phase.LAYOFF) or h.is_over:
             # showdown bookkeeping: the knocker lays its melds, the defender lays off and melds
             if p == our_seat:
-                _our_showdown(s, util, h, our_seat, os_apply)
+                _our_showdown(s, util, h, our_seat, os_apply, layoffs)
             else:
                 os_apply(their.step(s))
             continue
@@ -403,8 +405,10 @@ def _os_melds(melds: Any) -> list[list[int]]:
     return out
 
 
-def _our_showdown(s: Any, util: Any, h: HandState, seat: int, os_apply: Any) -> None:
-    """As the defender in OpenSpiel's layoff phase: our best layoffs (R-6.4), then our melds."""
+def _our_showdown(s: Any, util: Any, h: HandState, seat: int, os_apply: Any,
+                  layoffs: bool = True) -> None:
+    """As the defender in OpenSpiel's layoff phase: our best layoffs (R-6.4; none when not
+    ``layoffs``), then our melds."""
     import pyspiel
 
     gs = pyspiel.gin_rummy
@@ -413,7 +417,7 @@ def _our_showdown(s: Any, util: Any, h: HandState, seat: int, os_apply: Any) -> 
     knocker_melds = [CardSet.of(os_to_ours(c) for c in util.int_to_meld[m])
                      for m in s.layed_melds()[1 - seat]]
     if s.current_phase() == gs.Phase.LAYOFF and not s.finished_layoffs():
-        plan = best_layoff(hand, knocker_melds) if knocker_melds else None
+        plan = best_layoff(hand, knocker_melds) if knocker_melds and layoffs else None
         if plan is not None:
             for lo in plan.layoffs:
                 c = ours_to_os(CardSet.parse(lo.card).cards()[0])
@@ -435,7 +439,8 @@ def _our_showdown(s: Any, util: Any, h: HandState, seat: int, os_apply: Any) -> 
         os_apply(legal[0])
 
 
-def _openspiel_pair(level: str, seed: int, i: int) -> tuple[float | None, float | None, str]:
+def _openspiel_pair(level: str, seed: int, i: int,
+                    layoffs: bool = True) -> tuple[float | None, float | None, str]:
     rng = random.Random(f"openspiel:{seed}:{i}")
     deck = list(range(52))
     rng.shuffle(deck)
@@ -444,7 +449,8 @@ def _openspiel_pair(level: str, seed: int, i: int) -> tuple[float | None, float 
     notes = []
     for seat, d in ((0, deck), (1, swapped)):
         try:
-            r, kind = _play_openspiel_deal(level, d, seat, seed * 100003 + i * 2 + seat)
+            r, kind = _play_openspiel_deal(level, d, seat, seed * 100003 + i * 2 + seat,
+                                           layoffs)
             res.append(r)
             notes.append(kind)
         except Diverged as e:
@@ -462,9 +468,11 @@ def cmd_openspiel(args: argparse.Namespace) -> None:
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as ex:
             rows = list(ex.map(_openspiel_pair, [args.level] * args.deals,
-                               [args.seed] * args.deals, range(args.deals), chunksize=8))
+                               [args.seed] * args.deals, range(args.deals),
+                               [not args.no_layoffs] * args.deals, chunksize=8))
     else:
-        rows = [_openspiel_pair(args.level, args.seed, i) for i in range(args.deals)]
+        rows = [_openspiel_pair(args.level, args.seed, i, not args.no_layoffs)
+                for i in range(args.deals)]
     paired = [(a + b) / 2 for a, b, _ in rows if a is not None and b is not None]
     diverged = sum(1 for a, b, _ in rows if a is None or b is None)
     n = len(paired)
@@ -477,6 +485,7 @@ def cmd_openspiel(args: argparse.Namespace) -> None:
             if part.startswith("diverged"):
                 reasons[part] = reasons.get(part, 0) + 1
     out = {"level": args.level, "opponent": "openspiel SimpleGinRummyBot", "deal_pairs": n,
+           "our_layoffs": not args.no_layoffs,
            "diverged_pairs": diverged, "mean_paired_points_per_hand": round(mean, 3),
            "ci_low": round(mean - half, 3), "ci_high": round(mean + half, 3),
            "elapsed_s": round(time.perf_counter() - t0, 1),
@@ -528,6 +537,8 @@ def main(argv: list[str] | None = None) -> None:
     o.add_argument("--deals", type=int, default=500, help="duplicate deal pairs")
     o.add_argument("--seed", type=int, default=0)
     o.add_argument("--jobs", type=int, default=2)
+    o.add_argument("--no-layoffs", action="store_true",
+                   help="as defender lay off nothing, as SimpleGinRummyBot does")
     o.set_defaults(func=cmd_openspiel)
     w = sub.add_parser("deadwood-table")
     w.add_argument("--level", default="medium")

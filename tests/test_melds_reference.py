@@ -7,18 +7,24 @@ code: the first set choice in ``_set_options`` order reaching the minimum, runs 
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
+import random
 from itertools import product
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from ginrummy.cards import LANE, POINTS, CardSet, card_text
+from ginrummy.errors import InvalidNotationError
 from ginrummy.melds import (
     _RUN_DW,
     _RUN_MELDS,
     Arrangement,
     DiscardOption,
+    DiscardOptions,
     Layoff,
     LayoffResult,
     _discard_deadwoods,
@@ -131,7 +137,8 @@ def test_evaluate_discards_is_the_plain_one(hf: tuple[frozenset[int], frozenset[
     got = evaluate_discards(CardSet(mask_of(hand)),
                             CardSet(mask_of(forbidden)) if forbidden else None)
     want = plain_evaluate_discards(mask_of(hand), mask_of(forbidden))
-    assert got == want
+    assert list(got) == want and len(got) == len(want)
+    assert type(got) is DiscardOptions
     for o in got:
         assert type(o) is DiscardOption and type(o.arrangement) is Arrangement
         assert type(o.arrangement.deadwood) is CardSet and _canonical(o.arrangement.melds)
@@ -174,3 +181,117 @@ def test_results_stay_immutable() -> None:
         a.deadwood.mask = 0  # type: ignore[misc]
     assert a == Arrangement(a.melds, CardSet(a.deadwood.mask), a.deadwood_points)
     assert repr(a).startswith("Arrangement(melds=(CardSet(")
+
+
+@SETTINGS
+@given(hand11_and_forbidden(), st.randoms(use_true_random=False))
+def test_evaluate_discards_lazy_in_any_order(hf: tuple[frozenset[int], frozenset[int]],
+                                             rnd: random.Random) -> None:
+    """R-1.6: the options are made when reached and their arrangements when read; reaching
+    and reading them in any order (or only some) gives the plain options, and an option,
+    once made, stays the same object."""
+    hand, forbidden = hf
+    got = evaluate_discards(CardSet(mask_of(hand)),
+                            CardSet(mask_of(forbidden)) if forbidden else None)
+    want = plain_evaluate_discards(mask_of(hand), mask_of(forbidden))
+    assert len(got) == len(want) and bool(got) == bool(want)
+    order = list(range(len(want)))
+    rnd.shuffle(order)
+    for i in order[: rnd.randint(0, len(order))]:
+        o = got[i] if rnd.random() < 0.5 else got[i - len(want)]
+        assert (o.discard, o.deadwood_points) == (want[i].discard, want[i].deadwood_points)
+        if rnd.random() < 0.7:
+            assert o.arrangement == want[i].arrangement
+        assert o is got[i]
+    assert list(got) == want and got[1:3] == want[1:3] and list(reversed(got)) == want[::-1]
+
+
+def test_discard_options_sequence() -> None:
+    """DiscardOptions is an immutable sequence: index, slice (a list), len, in, index, count,
+    equality and hash by its options, repr, pickling; out-of-range indexes raise IndexError."""
+    hand = CardSet.parse("3C 4C 5C 2D 3D 4D 5D 2H 3H 4H 5S")
+    got = evaluate_discards(hand)
+    assert len(got) == 11 and got[0].discard == "5S" and got[-1] is got[10]
+    assert got[0] in got and got.index(got[3]) == 3 and got.count(got[2]) == 1
+    assert isinstance(got[2:5], list) and got[2:5] == list(got)[2:5]
+    for bad in (11, -12):
+        with pytest.raises(IndexError):
+            got[bad]
+    with pytest.raises(TypeError):
+        got["0"]  # type: ignore[call-overload]
+    with pytest.raises(AttributeError):
+        got._keys = ()  # type: ignore[misc]
+    again = evaluate_discards(hand)
+    assert again == got and hash(again) == hash(got) and got != list(got)
+    assert DiscardOptions(list(got)) == got and DiscardOptions() != got
+    assert not DiscardOptions() and not evaluate_discards(hand, hand)
+    assert repr(got).startswith("DiscardOptions([DiscardOption(discard='5S', arrangement=")
+    for obj in (got, got[4], got[4].arrangement):
+        assert pickle.loads(pickle.dumps(obj)) == obj
+    assert copy.deepcopy(got) == got
+
+
+def test_discard_option_constructor() -> None:
+    """DiscardOption(discard, arrangement) as a frozen value: the card text in canonical form,
+    its deadwood from the arrangement; equal to the solver's option for the same discard."""
+    hand = CardSet.parse("3C 4C 5C 2D 3D 4D 5D 2H 3H 4H 5S")
+    best = evaluate_discards(hand)[0]
+    made = DiscardOption("5s", best.arrangement)
+    assert made == best and hash(made) == hash(best) and repr(made) == repr(best)
+    assert made.discard == "5S" and made.deadwood_points == 0
+    assert made != DiscardOption("3C", best.arrangement)
+    with pytest.raises(InvalidNotationError):
+        DiscardOption("1X", best.arrangement)
+    with pytest.raises(TypeError):
+        DiscardOption("5S", None)  # type: ignore[arg-type]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del made.discard
+
+
+def test_fast_paths_match_the_plain_ones_on_seeded_hands() -> None:
+    """R-1.5, R-1.6: best_arrangement (its paths: no meld, runs only, one rank held three
+    times, several ranks / four of a kind) and evaluate_discards (its arrangements read)
+    equal the plain definitions on 3,000 seeded hands: random, meld-dense windows, and hands
+    with exactly one rank held three times."""
+    rng = random.Random(12)
+    for i in range(3_000):
+        kind = i % 3
+        if kind == 0:
+            cards = rng.sample(range(52), 10)
+        elif kind == 1:
+            lo = rng.randrange(9)
+            cards = rng.sample([s * 13 + r for s in range(4) for r in range(lo, lo + 5)], 10)
+        else:
+            r = rng.randrange(13)
+            trio = [s * 13 + r for s in rng.sample(range(4), 3)]
+            rest = [c for c in range(52) if c % 13 != r]
+            cards = trio + rng.sample(rest, 7)
+        mask = mask_of(set(cards))
+        assert best_arrangement(mask) == plain_best_arrangement(mask), CardSet(mask).format()
+        if i % 5 == 0:
+            extra = rng.choice([c for c in range(52) if c not in cards])
+            m11 = mask | 1 << extra
+            assert list(evaluate_discards(CardSet(m11))) == plain_evaluate_discards(m11, 0)
+
+
+def test_arrangement_and_layoff_result_values() -> None:
+    """Arrangement and LayoffResult behave as frozen values: the solver's (deadwood CardSet
+    made when read) equal the constructed ones, hash alike, pickle, refuse a deadwood that is
+    not a CardSet and refuse deletion."""
+    a = best_arrangement("4H 5H 6H 7H 7S 7D 9C 9S 9D AC")
+    made = Arrangement(list(a.melds), CardSet.parse("AC"), 1)
+    assert made == a and hash(made) == hash(a) and repr(made) == repr(a)
+    assert a.deadwood is a.deadwood and a.to_json()["deadwood"] == ["AC"]
+    r = best_layoff(CardSet.parse("6S 7S QC QH QS 4C 5C 6C AC 2D"),
+                    [CardSet.parse("3S 4S 5S"), CardSet.parse("9H 9D 9C")])
+    again = LayoffResult(r.melds, list(r.layoffs), CardSet(r.deadwood.mask), r.deadwood_points)
+    assert again == r and hash(again) == hash(r) and repr(again) == repr(r)
+    for obj in (a, r):
+        assert pickle.loads(pickle.dumps(obj)) == obj and copy.copy(obj) == obj
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            del obj.melds  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Arrangement((), 5, 0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        LayoffResult((), (), 5, 0)  # type: ignore[arg-type]
+    assert a != r and Arrangement((), CardSet(), 0) != LayoffResult((), (), CardSet(), 0)

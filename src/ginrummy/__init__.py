@@ -15,6 +15,7 @@ from .hand import HandOutcome, HandState, Phase
 from .melds import (
     Arrangement,
     DiscardOption,
+    DiscardOptions,
     LayoffResult,
     best_arrangement,
     best_layoff,
@@ -30,8 +31,9 @@ from .scoring import Showdown, score_showdown
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "ActionKind", "Arrangement", "CardSet", "DiscardOption", "GinRummyError",
-    "HandOutcome", "HandState", "IllegalActionError", "InvalidNotationError", "LayoffResult",
+    "Action", "ActionKind", "Arrangement", "CardSet", "DiscardOption", "DiscardOptions",
+    "GinRummyError", "HandOutcome", "HandState", "IllegalActionError", "InvalidNotationError",
+    "LayoffResult",
     "PRESETS", "Phase", "Rules", "RulesError", "Showdown", "best_arrangement", "best_layoff",
     "card_text", "default_spread", "evaluate_discards", "is_big_gin", "is_meld", "min_deadwood",
     "parse_card", "parse_cards", "score_showdown",

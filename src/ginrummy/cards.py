@@ -128,6 +128,9 @@ class CardSet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
 
+    def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
+        return (CardSet, (self.mask,))
+
     # construction -------------------------------------------------------------------------
     @classmethod
     def parse(cls, text: str | Iterable[str], count: int | None = None) -> CardSet:

@@ -23,16 +23,18 @@ Everything here is exact (R-1.5, R-1.6, R-4.5, R-6.4) and works on 52-bit masks 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+import operator
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import FrozenInstanceError, dataclass
 from itertools import product
-from typing import Final
+from typing import Final, overload
 
 from .cards import FULL_DECK, LANE, POINTS, CardSet, card_text, parse_card
 from .errors import InvalidNotationError
 
 __all__ = [
-    "Arrangement", "DiscardOption", "Layoff", "LayoffResult", "best_arrangement", "min_deadwood",
+    "Arrangement", "DiscardOption", "DiscardOptions", "Layoff", "LayoffResult",
+    "best_arrangement", "min_deadwood",
     "min_deadwood_mask", "evaluate_discards", "best_discard_deadwood", "is_big_gin", "is_meld",
     "melds_in", "all_arrangements", "default_spread", "layoff_chances", "best_layoff",
     "validate_spread", "as_cardset",
@@ -97,6 +99,13 @@ _LANE_RANKS: Final = [tuple(r for r in range(13) if m >> r & 1) for m in range(8
 _DISCARD_TIE: Final = tuple((10 - POINTS[c]) << 6 | c for c in range(52))
 #: per 13-bit lane: the value of its cards in points (R-1.2).
 _LANE_POINTS: Final = [sum(POINTS[r] for r in range(13) if m >> r & 1) for m in range(8192)]
+#: per 13-bit lane: for each of its ranks r, ``_RUN_DW[lane - r] << 12 | (10 - value) << 6 | r``:
+#: the sort key of discarding that card of a suit-0 lane when the other suits add nothing (add
+#: ``other suits' deadwood << 12 | 13 * suit`` for the card of another suit).
+_LANE_KEYS: Final = [tuple(_RUN_DW[m ^ 1 << r] << 12 | (10 - POINTS[r]) << 6 | r
+                           for r in range(13) if m >> r & 1) for m in range(8192)]
+#: the card of a discard sort key (its low 6 bits).
+_CARD_OF_KEY: Final = (63).__and__
 _CACHE: dict[int, int] = {}
 _CACHE11: dict[int, int] = {}
 _CACHE_LIMIT: Final = 1 << 18  # per cache; about 18 MiB when full (a full clear, then refill)
@@ -152,6 +161,7 @@ def _clear_caches() -> None:
     _CACHE11.clear()
 #: bits of the ranks A..J of every suit: where a 3-card run may start.
 _RUN_START: Final = sum(0x7FF << (13 * s) for s in range(4))
+assert _RUN_START == 0x3FF9FFCFFE7FF and LANE == 0x1FFF  # literals in best_arrangement
 
 
 def _set_options(mask: int) -> list[list[int]]:
@@ -274,17 +284,39 @@ def as_cardset(cards: CardSet | int | str | Iterable[str] | Iterable[int]) -> Ca
     return CardSet.parse([str(x) for x in items])
 
 
-@dataclass(frozen=True, slots=True)
 class Arrangement:
     """Disjoint melds plus the leftover deadwood of one hand.
 
-    ``melds`` is a tuple of CardSets (each a set or run), ``deadwood`` the unmelded cards and
-    ``deadwood_points`` their value in points (R-1.2).
+    ``melds`` is a tuple of CardSets (each a set or run), ``deadwood`` the unmelded cards (a
+    CardSet) and ``deadwood_points`` their value in points (R-1.2). Immutable; compared, hashed
+    and shown by ``(melds, deadwood, deadwood_points)`` like a frozen dataclass. The solver's
+    arrangements make their ``deadwood`` CardSet when it is first read (then keep it).
     """
 
+    __slots__ = ("melds", "_dead", "deadwood_points")
     melds: tuple[CardSet, ...]
-    deadwood: CardSet
+    #: the deadwood, or before its first read its mask
+    _dead: CardSet | int
     deadwood_points: int
+
+    def __init__(self, melds: Iterable[CardSet], deadwood: CardSet, deadwood_points: int
+                 ) -> None:
+        if not isinstance(deadwood, CardSet):
+            raise TypeError(f"deadwood is not a CardSet: {deadwood!r}")
+        _arr_melds(self, tuple(melds))
+        _arr_dead(self, deadwood)
+        _arr_points(self, deadwood_points)
+
+    @property
+    def deadwood(self) -> CardSet:
+        """The unmelded cards."""
+        d = self._dead
+        if type(d) is int:
+            d = _new(CardSet)
+            _cs_mask(d, self._dead)
+            _arr_dead(self, d)
+        assert isinstance(d, CardSet)
+        return d
 
     def to_json(self) -> dict[str, object]:
         """``{"melds": [[card texts]...], "deadwood": [...], "deadwood_points": n}``."""
@@ -294,9 +326,32 @@ class Arrangement:
             "deadwood_points": self.deadwood_points,
         }
 
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Arrangement:
+            return NotImplemented
+        assert isinstance(other, Arrangement)
+        return (self.deadwood_points == other.deadwood_points and self.melds == other.melds
+                and self.deadwood == other.deadwood)
+
+    def __hash__(self) -> int:
+        return hash((self.melds, self.deadwood, self.deadwood_points))
+
+    def __repr__(self) -> str:
+        return (f"Arrangement(melds={self.melds!r}, deadwood={self.deadwood!r}, "
+                f"deadwood_points={self.deadwood_points!r})")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[type[Arrangement], tuple[tuple[CardSet, ...], CardSet, int]]:
+        return (Arrangement, (self.melds, self.deadwood, self.deadwood_points))
+
 
 _arr_melds = vars(Arrangement)["melds"].__set__
-_arr_deadwood = vars(Arrangement)["deadwood"].__set__
+_arr_dead = vars(Arrangement)["_dead"].__set__
 _arr_points = vars(Arrangement)["deadwood_points"].__set__
 
 
@@ -304,9 +359,7 @@ def _arrangement(melds: tuple[CardSet, ...], dead: int, points: int) -> Arrangem
     """``Arrangement(melds, CardSet(dead), points)`` built directly (see ``_new``)."""
     a = _new(Arrangement)
     _arr_melds(a, melds)
-    cs = _new(CardSet)
-    _cs_mask(cs, dead)
-    _arr_deadwood(a, cs)
+    _arr_dead(a, dead)
     _arr_points(a, points)
     return a
 
@@ -345,16 +398,31 @@ def best_arrangement(cards: CardSet | int | str | Iterable[str] | Iterable[int])
         mask = cards
     else:
         mask = as_cardset(cards).mask
+    # literals, read faster than module constants: 0x1FFF is LANE, 0x3FF9FFCFFE7FF _RUN_START
     rd = _RUN_DW
-    ru = _RUN_USED
-    lm = _LANE_MELDS
-    a = mask & LANE
-    b = mask >> 13 & LANE
-    c = mask >> 26 & LANE
+    a = mask & 0x1FFF
+    b = mask >> 13 & 0x1FFF
+    c = mask >> 26 & 0x1FFF
     d = mask >> 39
     three = (a & b & (c | d)) | (c & d & (a | b))
-    if three:
-        s3 = mask & mask >> 1 & mask >> 2 & _RUN_START
+    if three and not three & (three - 1) and not a & b & c & d:
+        # one rank held exactly 3 times: no set, or the set (the first of least deadwood)
+        col = mask & (_COL * three)
+        s3 = mask & mask >> 1 & mask >> 2 & 0x3FF9FFCFFE7FF
+        m = mask ^ col
+        if col & (s3 | s3 << 1 | s3 << 2) and (
+                rd[a] + rd[b] + rd[c] + rd[d]
+                <= rd[m & 0x1FFF] + rd[m >> 13 & 0x1FFF] + rd[m >> 26 & 0x1FFF] + rd[m >> 39]):
+            sets: tuple[CardSet, ...] = ()
+            m = mask
+        else:
+            sets = (_SET_CARDSETS[col],)
+            a = m & 0x1FFF
+            b = m >> 13 & 0x1FFF
+            c = m >> 26 & 0x1FFF
+            d = m >> 39
+    elif three:
+        s3 = mask & mask >> 1 & mask >> 2 & 0x3FF9FFCFFE7FF
         cap = s3 | s3 << 1 | s3 << 2
         four = a & b & c & d
         sc = _SET_CARDSETS
@@ -391,7 +459,7 @@ def best_arrangement(cards: CardSet | int | str | Iterable[str] | Iterable[int])
                 m = mask
                 for s in combo:
                     m &= ~s
-                v = rd[m & LANE] + rd[m >> 13 & LANE] + rd[m >> 26 & LANE] + rd[m >> 39]
+                v = rd[m & 0x1FFF] + rd[m >> 13 & 0x1FFF] + rd[m >> 26 & 0x1FFF] + rd[m >> 39]
                 if v < best:
                     best = v
                     best_combo = combo
@@ -401,29 +469,33 @@ def best_arrangement(cards: CardSet | int | str | Iterable[str] | Iterable[int])
                 m &= ~s
         else:
             sets = tuple(fixed)
-        a = m & LANE
-        b = m >> 13 & LANE
-        c = m >> 26 & LANE
+        a = m & 0x1FFF
+        b = m >> 13 & 0x1FFF
+        c = m >> 26 & 0x1FFF
         d = m >> 39
+    elif not mask & mask >> 1 & mask >> 2 & 0x3FF9FFCFFE7FF:  # no meld at all
+        arr = _new(Arrangement)
+        _arr_melds(arr, ())
+        _arr_dead(arr, cards if type(cards) is CardSet else mask)  # the (immutable) hand
+        _arr_points(arr, rd[a] + rd[b] + rd[c] + rd[d])
+        return arr
     else:
         sets = ()
         m = mask
+    ru = _RUN_USED
     ua = ru[a]
     ub = ru[b]
     uc = ru[c]
     ud = ru[d]
     arr = _new(Arrangement)
     if ua | ub | uc | ud:
+        lm = _LANE_MELDS
         _arr_melds(arr, sets + lm[0][a] + lm[1][b] + lm[2][c] + lm[3][d])
-        m ^= ua | ub << 13 | uc << 26 | ud << 39
+        _arr_dead(arr, m ^ (ua | ub << 13 | uc << 26 | ud << 39))  # made a CardSet when read
     else:
         _arr_melds(arr, sets)
-    if m == mask and type(cards) is CardSet:  # no meld: the deadwood is the (immutable) hand
-        _arr_deadwood(arr, cards)
-    else:
-        cs = _new(CardSet)
-        _cs_mask(cs, m)
-        _arr_deadwood(arr, cs)
+        # no meld: the deadwood is the (immutable) hand
+        _arr_dead(arr, cards if m == mask and type(cards) is CardSet else m)
     _arr_points(arr, rd[a] + rd[b] + rd[c] + rd[d])
     return arr
 
@@ -446,20 +518,227 @@ def min_deadwood(cards: CardSet | int | str | Iterable[str] | Iterable[int]) -> 
     return min_deadwood_mask(as_cardset(cards).mask)
 
 
-@dataclass(frozen=True, slots=True)
 class DiscardOption:
-    """One legal discard from 11 cards and the best arrangement of the 10 kept (R-1.6)."""
+    """One legal discard from 11 cards and the best arrangement of the 10 kept (R-1.6).
 
-    discard: str
-    arrangement: Arrangement
+    ``discard`` is the card's text (``"7H"``), ``deadwood_points`` the deadwood of the 10 cards
+    kept in points (R-1.2) and ``arrangement`` their best :class:`Arrangement`. Immutable;
+    compared, hashed and shown by ``(discard, arrangement)`` like a frozen dataclass. The options
+    of :func:`evaluate_discards` build their arrangement when it is first read (then keep it):
+    reading the order and the deadwood of the eleven options builds no melds.
+
+    :raises InvalidNotationError: ``discard`` is not a card.
+    """
+
+    __slots__ = ("_key", "_arr")
+    #: ``deadwood_points << 12 | (10 - card value) << 6 | card``: the order of the options
+    _key: int
+    #: the arrangement, or before its first read where to build it from: the mask of the 11
+    #: cards, or (mask, its set choices) (see :func:`_discard_arrangement`)
+    _arr: Arrangement | int | tuple[int, tuple[int, ...]]
+
+    def __init__(self, discard: str, arrangement: Arrangement) -> None:
+        if not isinstance(arrangement, Arrangement):
+            raise TypeError(f"not an Arrangement: {arrangement!r}")
+        _opt_key(self, arrangement.deadwood_points << 12 | _DISCARD_TIE[parse_card(discard)])
+        _opt_arr(self, arrangement)
+
+    @property
+    def discard(self) -> str:
+        """The discarded card's text, e.g. ``"7H"``."""
+        return _TEXT[self._key & 63]
 
     @property
     def deadwood_points(self) -> int:
-        return self.arrangement.deadwood_points
+        """Deadwood of the 10 cards kept, in points."""
+        return self._key >> 12
+
+    @property
+    def arrangement(self) -> Arrangement:
+        """The best arrangement of the 10 cards kept (built on first read)."""
+        a = self._arr
+        if not isinstance(a, Arrangement):
+            a = _discard_arrangement(a, self._key & 63, self._key >> 12)
+            _opt_arr(self, a)
+        return a
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not DiscardOption:
+            return NotImplemented
+        assert isinstance(other, DiscardOption)
+        return (self._key & 63 == other._key & 63
+                and self.arrangement == other.arrangement)
+
+    def __hash__(self) -> int:
+        return hash((self.discard, self.arrangement))
+
+    def __repr__(self) -> str:
+        return f"DiscardOption(discard={self.discard!r}, arrangement={self.arrangement!r})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[type[DiscardOption], tuple[str, Arrangement]]:
+        return (DiscardOption, (self.discard, self.arrangement))
 
 
-_opt_discard = vars(DiscardOption)["discard"].__set__
-_opt_arrangement = vars(DiscardOption)["arrangement"].__set__
+_opt_key = vars(DiscardOption)["_key"].__set__
+_opt_arr = vars(DiscardOption)["_arr"].__set__
+
+
+class DiscardOptions(Sequence[DiscardOption]):
+    """The options of :func:`evaluate_discards`, best first: an immutable sequence of
+    :class:`DiscardOption` (indexing, slicing to a list, ``len``, iteration, ``in``, ``index``,
+    ``count``, ``reversed``). Equal to another :class:`DiscardOptions` with equal options in
+    the same order (compare ``list(options)`` with a list).
+
+    Made without creating the options: each is created when first reached (then kept), and
+    builds its arrangement when that is first read. Reading ``options[0]`` creates one option.
+    """
+
+    __slots__ = ("_src", "_keys", "_made")
+    #: the 11 cards' mask, or (mask, the rest of the cards after each set choice)
+    _src: int | tuple[int, tuple[int, ...]]
+    _keys: tuple[int, ...]  # the options' DiscardOption._key, best first
+    _made: list[DiscardOption | None] | None  # the options created so far
+
+    def __init__(self, options: Iterable[DiscardOption] = ()) -> None:
+        made = list(options)
+        for o in made:
+            if type(o) is not DiscardOption:
+                raise TypeError(f"not a DiscardOption: {o!r}")
+        _dos_src(self, 0)
+        _dos_keys(self, tuple([o._key for o in made]))
+        _dos_made(self, list(made))
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __bool__(self) -> bool:
+        return bool(self._keys)
+
+    def _option(self, i: int) -> DiscardOption:
+        made = self._made
+        if made is None:
+            made = [None] * len(self._keys)
+            _dos_made(self, made)
+        o = made[i]
+        if o is None:
+            o = _new(DiscardOption)
+            _opt_key(o, self._keys[i])
+            _opt_arr(o, self._src)
+            made[i] = o
+        return o
+
+    @overload
+    def __getitem__(self, i: int) -> DiscardOption: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[DiscardOption]: ...
+
+    def __getitem__(self, i: int | slice) -> DiscardOption | list[DiscardOption]:
+        """The option at ``i`` (negative counts from the end); a slice gives a list.
+
+        :raises IndexError: ``i`` out of range.
+        """
+        if isinstance(i, slice):
+            return [self._option(j) for j in range(*i.indices(len(self._keys)))]
+        n = len(self._keys)
+        j = operator.index(i)
+        if j < 0:
+            j += n
+        if not 0 <= j < n:
+            raise IndexError("DiscardOptions index out of range")
+        return self._option(j)
+
+    def __iter__(self) -> Iterator[DiscardOption]:
+        for j in range(len(self._keys)):
+            yield self._option(j)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not DiscardOptions:
+            return NotImplemented
+        assert isinstance(other, DiscardOptions)
+        return list(self) == list(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"DiscardOptions({list(self)!r})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("DiscardOptions is immutable")
+
+    def __reduce__(self) -> tuple[type[DiscardOptions], tuple[list[DiscardOption]]]:
+        return (DiscardOptions, (list(self),))
+
+
+_dos_src = vars(DiscardOptions)["_src"].__set__
+_dos_keys = vars(DiscardOptions)["_keys"].__set__
+_dos_made = vars(DiscardOptions)["_made"].__set__
+
+
+def _discard_options(src: int | tuple[int, tuple[int, ...]], keys: list[int]
+                     ) -> DiscardOptions:
+    """The options with these sorted keys, none created yet (``src``: see
+    :class:`DiscardOptions`)."""
+    out = _new(DiscardOptions)
+    _dos_src(out, src)
+    _dos_keys(out, tuple(keys))
+    _dos_made(out, None)
+    return out
+
+
+def _discard_arrangement(src: int | tuple[int, tuple[int, ...]], card: int, points: int
+                         ) -> Arrangement:
+    """The arrangement of the 11 cards without ``card`` that :func:`evaluate_discards` gives,
+    of deadwood ``points`` (its minimum). ``src``: the 11 cards' mask, no rank held 3+ times
+    (runs only), or (mask, the rest of the cards after each set choice in
+    :func:`_set_options` order): the first set choice that leaves ``card`` outside its sets
+    and reaches ``points``. Runs from the per-lane tables."""
+    if isinstance(src, int):
+        return _kept_arrangement(src ^ 1 << card, 0, points)
+    mask, rests = src
+    kept = mask ^ 1 << card
+    a = mask & LANE
+    b = mask >> 13 & LANE
+    c = mask >> 26 & LANE
+    d = mask >> 39
+    if not (a & b & (c | d)) | (c & d & (a | b)):  # made by the constructor, not by the solver
+        return _kept_arrangement(kept, 0, points)
+    rd = _RUN_DW
+    for m in rests:
+        if m >> card & 1:
+            m ^= 1 << card
+            if rd[m & LANE] + rd[m >> 13 & LANE] + rd[m >> 26 & LANE] + rd[m >> 39] == points:
+                return _kept_arrangement(kept, kept ^ m, points)
+    raise AssertionError(f"no arrangement of {points} points")  # pragma: no cover
+
+
+def _kept_arrangement(kept: int, sets: int, points: int) -> Arrangement:
+    """The arrangement of the cards ``kept`` whose set melds are the cards ``sets`` (whole
+    set melds, at most one per rank) and whose runs are each suit's optimal runs of the rest
+    (``_RUN_MELDS``); melds in the canonical order (sets by rank, then runs by suit and rank).
+    ``points``: its deadwood, known by the caller."""
+    m = kept ^ sets
+    a = m & LANE
+    b = m >> 13 & LANE
+    c = m >> 26 & LANE
+    d = m >> 39
+    lm = _LANE_MELDS
+    ru = _RUN_USED
+    if sets:
+        sc = _SET_CARDSETS
+        ms = tuple([sc[sets & (_COL << r)]
+                    for r in _LANE_RANKS[(sets | sets >> 13 | sets >> 26 | sets >> 39) & LANE]])
+        ms = ms + lm[0][a] + lm[1][b] + lm[2][c] + lm[3][d]
+    else:
+        ms = lm[0][a] + lm[1][b] + lm[2][c] + lm[3][d]
+    return _arrangement(ms, m ^ (ru[a] | ru[b] << 13 | ru[c] << 26 | ru[d] << 39), points)
 
 
 def _lane_drop(lane: int, allowed: int) -> int:
@@ -604,15 +883,19 @@ def best_discard_deadwood(mask: int, forbidden: int = 0) -> int:
     return best
 
 
-def evaluate_discards(hand: CardSet, forbidden: CardSet | None = None) -> list[DiscardOption]:
+def evaluate_discards(hand: CardSet, forbidden: CardSet | None = None) -> DiscardOptions:
     """Every legal discard of an 11-card hand with its best 10-card arrangement, best first
     (lowest deadwood, then highest discard value, then card order) (R-1.6, R-3.6).
 
     ``forbidden``: cards that may not be discarded (the card taken from the discard pile).
     One pass over the set choices of all 11 cards prices every discard at once (see
     :func:`best_discard_deadwood`): for each card, the first set choice of least deadwood among
-    those that leave it free, its runs read from the per-lane tables. Each arrangement is then
-    built once, from shared meld CardSets, in the canonical meld order.
+    those that leave it free, its runs read from the per-lane tables (runs only: per-lane tables
+    of the keys). Each option's arrangement is built when it is first read (see
+    :class:`DiscardOption`), from shared meld CardSets, in the canonical meld order.
+
+    :returns: the :class:`DiscardOptions` (a sequence), one per card of ``hand`` outside
+        ``forbidden``; empty if every card is forbidden. The options are created when reached.
 
     >>> [(o.discard, o.deadwood_points) for o in evaluate_discards(
     ...     CardSet.parse("AS 2S 3S 8C 8D 8H 5H 6H 7H JC QC"))][:2]
@@ -621,127 +904,46 @@ def evaluate_discards(hand: CardSet, forbidden: CardSet | None = None) -> list[D
     mask = hand.mask
     allowed = mask & ~forbidden.mask if forbidden is not None else mask
     rd = _RUN_DW
-    ru = _RUN_USED
-    tie = _DISCARD_TIE
     a = mask & LANE
     b = mask >> 13 & LANE
     c = mask >> 26 & LANE
     d = mask >> 39
-    three = (a & b & (c | d)) | (c & d & (a | b))
-    # 1. every card's best deadwood: over the set choices that leave it outside their sets, the
-    # first of least deadwood (runs priced per lane from the tables); sort keys
-    # ``deadwood << 12 | tie`` give the order (lowest deadwood, then higher value, then card)
-    if not three:  # runs only: a discard changes its own lane only; one pass
-        lm = _LANE_MELDS
-        text = _TEXT
-        lanes = (a, b, c, d)
+    # every card's sort key ``deadwood << 12 | tie`` (lowest deadwood, then higher value, then
+    # card order), from the per-lane key tables; its arrangement is left to be built when read
+    lk = _LANE_KEYS
+    if not (a & b & (c | d)) | (c & d & (a | b)):  # runs only: a discard changes its own lane
         base = rd[a] + rd[b] + rd[c] + rd[d]
-        t0 = lm[0][a]
-        t1 = lm[1][b]
-        t2 = lm[2][c]
-        t3 = lm[3][d]
-        pre = ((), t0, t0 + t1, t0 + t1 + t2)
-        post = (t1 + t2 + t3, t2 + t3, t3, ())
-        dead = mask ^ (ru[a] | ru[b] << 13 | ru[c] << 26 | ru[d] << 39)
-        pairs: list[tuple[int, DiscardOption]] = []
-        for suit in range(4):
-            sh = 13 * suit
-            free = allowed >> sh & LANE
-            if not free:
-                continue
-            lane = lanes[suit]
-            b0 = base - rd[lane]
-            before = pre[suit]
-            after = post[suit]
-            lms = lm[suit]
-            other = dead & ~(LANE << sh)
-            for r in _LANE_RANKS[free]:
-                nl = lane ^ 1 << r
-                v = b0 + rd[nl]
-                arr = _new(Arrangement)
-                _arr_melds(arr, before + lms[nl] + after)
-                cs = _new(CardSet)
-                _cs_mask(cs, other | (nl & ~ru[nl]) << sh)
-                _arr_deadwood(arr, cs)
-                _arr_points(arr, v)
-                opt = _new(DiscardOption)
-                _opt_discard(opt, text[sh + r])
-                _opt_arrangement(opt, arr)
-                pairs.append((v << 12 | tie[sh + r], opt))
-        pairs.sort()
-        return [o for _, o in pairs]
-    combos = list(product(*_set_options(mask)))
-    best_v = [_NO_DISCARD] * 52
-    best_k = [0] * 52
-    for k, combo in enumerate(combos):
-        m = mask
-        for s in combo:
-            m &= ~s
-        lanes = (m & LANE, m >> 13 & LANE, m >> 26 & LANE, m >> 39)
-        base = rd[lanes[0]] + rd[lanes[1]] + rd[lanes[2]] + rd[lanes[3]]
-        free_all = m & allowed
-        for suit in range(4):
-            sh = 13 * suit
-            free = free_all >> sh & LANE
-            if free:
-                lane = lanes[suit]
-                b0 = base - rd[lane]
-                for r in _LANE_RANKS[free]:
-                    v = b0 + rd[lane ^ 1 << r]
-                    if v < best_v[sh + r]:
-                        best_v[sh + r] = v
-                        best_k[sh + r] = k
-    keys = []
-    for sh in (0, 13, 26, 39):
-        for r in _LANE_RANKS[allowed >> sh & LANE]:
-            v = best_v[sh + r]
-            if v < _NO_DISCARD:  # some set choice leaves the card free
-                keys.append(v << 12 | tie[sh + r])
+        keys = [*map(((base - rd[a]) << 12).__add__, lk[a]),
+                *map(((base - rd[b]) << 12 | 13).__add__, lk[b]),
+                *map(((base - rd[c]) << 12 | 26).__add__, lk[c]),
+                *map(((base - rd[d]) << 12 | 39).__add__, lk[d])]
+    else:
+        # ranks held 3+ times: the keys of every set choice (``_set_options``) for the cards it
+        # leaves outside its sets; each card's least (the set choice giving it is found again
+        # when its arrangement is read, :func:`_discard_arrangement`)
+        keys = []
+        add = keys.extend
+        rests = tuple(_remainders(mask, _set_options(mask)))
+        for m in rests:
+            a = m & LANE
+            b = m >> 13 & LANE
+            c = m >> 26 & LANE
+            d = m >> 39
+            base = rd[a] + rd[b] + rd[c] + rd[d]
+            add(map(((base - rd[a]) << 12).__add__, lk[a]))
+            add(map(((base - rd[b]) << 12 | 13).__add__, lk[b]))
+            add(map(((base - rd[c]) << 12 | 26).__add__, lk[c]))
+            add(map(((base - rd[d]) << 12 | 39).__add__, lk[d]))
+        keys.sort(reverse=True)  # per card the last, least key stays
+        keys = [*dict(zip(map(_CARD_OF_KEY, keys), keys, strict=True)).values()]
+        if allowed != mask:
+            keys = [k for k in keys if allowed >> (k & 63) & 1]
+        keys.sort()
+        return _discard_options((mask, rests), keys)
+    if allowed != mask:
+        keys = [k for k in keys if allowed >> (k & 63) & 1]
     keys.sort()
-    # 2. the options in that order, each arrangement built from the tables (canonical meld
-    # order: sets by rank, then runs by suit and rank; no sort)
-    lm2 = _LANE_MELDS
-    text2 = _TEXT
-    sc = _SET_CARDSETS
-    out: list[DiscardOption] = []
-    parts: list[tuple[tuple[int, int, int, int], tuple[tuple[CardSet, ...], ...],
-                      tuple[tuple[CardSet, ...], ...], int] | None] = [None] * len(combos)
-    for key in keys:
-        card = key & 63
-        k = best_k[card]
-        part = parts[k]
-        if part is None:  # this set choice's lanes, melds around each suit, and deadwood
-            combo = combos[k]
-            m = mask
-            for s in combo:
-                m &= ~s
-            lanes = (m & LANE, m >> 13 & LANE, m >> 26 & LANE, m >> 39)
-            sets = tuple([sc[s] for s in combo if s])
-            u0 = lm2[0][lanes[0]]
-            u1 = lm2[1][lanes[1]]
-            u2 = lm2[2][lanes[2]]
-            u3 = lm2[3][lanes[3]]
-            part = parts[k] = (
-                lanes,
-                (sets, sets + u0, sets + u0 + u1, sets + u0 + u1 + u2),
-                (u1 + u2 + u3, u2 + u3, u3, ()),
-                m ^ (ru[lanes[0]] | ru[lanes[1]] << 13 | ru[lanes[2]] << 26
-                     | ru[lanes[3]] << 39))
-        ls, before4, after4, dead_k = part
-        suit = card // 13
-        sh = 13 * suit
-        nl = ls[suit] ^ 1 << (card - sh)
-        arr = _new(Arrangement)
-        _arr_melds(arr, before4[suit] + lm2[suit][nl] + after4[suit])
-        cs = _new(CardSet)
-        _cs_mask(cs, dead_k & ~(LANE << sh) | (nl & ~ru[nl]) << sh)
-        _arr_deadwood(arr, cs)
-        _arr_points(arr, key >> 12)
-        opt = _new(DiscardOption)
-        _opt_discard(opt, text2[card])
-        _opt_arrangement(opt, arr)
-        out.append(opt)
-    return out
+    return _discard_options(mask, keys)
 
 
 def is_big_gin(hand: CardSet) -> bool:
@@ -896,23 +1098,93 @@ class Layoff:
     onto: int
 
 
-@dataclass(frozen=True, slots=True)
 class LayoffResult:
     """The defender's best combined arrangement (R-6.4): own melds, layoffs in the order they
-    are played (chains in order), and the final deadwood."""
+    are played (chains in order), and the final deadwood.
 
+    ``melds`` (a tuple of CardSets), ``layoffs`` (a tuple of :class:`Layoff`), ``deadwood`` (a
+    CardSet) and ``deadwood_points`` (R-1.2). Immutable; compared, hashed and shown by those
+    four like a frozen dataclass. The solver's results make their ``deadwood`` CardSet when it
+    is first read (then keep it).
+    """
+
+    __slots__ = ("melds", "layoffs", "_dead", "deadwood_points")
     melds: tuple[CardSet, ...]
     layoffs: tuple[Layoff, ...]
-    deadwood: CardSet
+    #: the deadwood, or before its first read its mask
+    _dead: CardSet | int
     deadwood_points: int
+
+    def __init__(self, melds: Iterable[CardSet], layoffs: Iterable[Layoff], deadwood: CardSet,
+                 deadwood_points: int) -> None:
+        if not isinstance(deadwood, CardSet):
+            raise TypeError(f"deadwood is not a CardSet: {deadwood!r}")
+        _lr_melds(self, tuple(melds))
+        _lr_layoffs(self, tuple(layoffs))
+        _lr_dead(self, deadwood)
+        _lr_points(self, deadwood_points)
+
+    @property
+    def deadwood(self) -> CardSet:
+        """The cards neither melded nor laid off."""
+        d = self._dead
+        if type(d) is int:
+            d = _new(CardSet)
+            _cs_mask(d, self._dead)
+            _lr_dead(self, d)
+        assert isinstance(d, CardSet)
+        return d
+
+    def _fields(self) -> tuple[tuple[CardSet, ...], tuple[Layoff, ...], CardSet, int]:
+        return (self.melds, self.layoffs, self.deadwood, self.deadwood_points)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not LayoffResult:
+            return NotImplemented
+        assert isinstance(other, LayoffResult)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"LayoffResult(melds={self.melds!r}, layoffs={self.layoffs!r}, "
+                f"deadwood={self.deadwood!r}, deadwood_points={self.deadwood_points!r})")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[type[LayoffResult], tuple[
+            tuple[CardSet, ...], tuple[Layoff, ...], CardSet, int]]:
+        return (LayoffResult, self._fields())
 
 
 _lo_card = vars(Layoff)["card"].__set__
 _lo_onto = vars(Layoff)["onto"].__set__
 _lr_melds = vars(LayoffResult)["melds"].__set__
 _lr_layoffs = vars(LayoffResult)["layoffs"].__set__
-_lr_deadwood = vars(LayoffResult)["deadwood"].__set__
+_lr_dead = vars(LayoffResult)["_dead"].__set__
 _lr_points = vars(LayoffResult)["deadwood_points"].__set__
+
+
+def _reach(meld: int) -> int:
+    """The cards that could be laid off directly onto ``meld`` (R-6.2): a 3-card set's
+    missing card, the cards next to a run (none for a 4-card set)."""
+    low = (meld & -meld).bit_length() - 1
+    r = low % 13
+    if not meld & ~(_COL << r):
+        return (_COL << r) & ~meld if meld.bit_count() == 3 else 0
+    reach = 1 << (low - 1) if r else 0
+    if (meld.bit_length() - 1) % 13 < 12:
+        reach |= 1 << meld.bit_length()
+    return reach
+
+
+#: :func:`_reach` of every meld (sets and runs) by its mask.
+_REACH: Final = {m: _reach(m) for m in [*_SET_CARDSETS, *_RUN_CARDSETS]}
 
 
 def _layoff_options(defender: int, meld: int) -> list[list[int]]:
@@ -951,19 +1223,14 @@ def best_layoff(defender: CardSet, knocker_melds: Iterable[CardSet]) -> LayoffRe
     (['6S', '7S'], 3)
     """
     dmask = defender.mask
-    kms = [m.mask for m in knocker_melds]
-    # the cards that could be laid off first: each 3-card set's missing card, the cards next to
-    # each run (R-6.2); chains only grow from these
+    # the cards that could be laid off first (R-6.2); chains only grow from these
     hits: list[tuple[int, int]] = []  # (meld number, meld) of the melds the defender reaches
-    for i, mm in enumerate(kms):
-        low = (mm & -mm).bit_length() - 1
-        r = low % 13
-        if not mm & ~(_COL << r):
-            reach = (_COL << r) & ~mm if mm.bit_count() == 3 else 0
-        else:
-            reach = 1 << (low - 1) if r else 0
-            if (mm.bit_length() - 1) % 13 < 12:
-                reach |= 1 << mm.bit_length()
+    reach_of = _REACH
+    for i, m in enumerate(knocker_melds):
+        mm = m.mask
+        reach = reach_of.get(mm)
+        if reach is None:  # pragma: no cover - every meld is in the table
+            reach = _reach(mm)
         if reach & dmask:
             hits.append((i, mm))
     if not hits:  # nothing to lay off: the defender's own best arrangement
@@ -971,7 +1238,7 @@ def best_layoff(defender: CardSet, knocker_melds: Iterable[CardSet]) -> LayoffRe
         res = _new(LayoffResult)
         _lr_melds(res, arr.melds)
         _lr_layoffs(res, ())
-        _lr_deadwood(res, arr.deadwood)
+        _lr_dead(res, arr._dead)  # the deadwood or its mask, as the arrangement holds it
         _lr_points(res, arr.deadwood_points)
         return res
     # every choice of cards per reached meld (the others take none), in meld order; the first
@@ -1010,7 +1277,7 @@ def best_layoff(defender: CardSet, knocker_melds: Iterable[CardSet]) -> LayoffRe
     res = _new(LayoffResult)
     _lr_melds(res, arr.melds)
     _lr_layoffs(res, tuple(layoffs))
-    _lr_deadwood(res, arr.deadwood)
+    _lr_dead(res, arr._dead)
     _lr_points(res, arr.deadwood_points)
     return res
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 from test_web_leak import card_strings, hidden_now
-from web_helpers import Table, choose
+from web_helpers import Table, choose, in_play
 
 from ginrummy.actions import Action
 
@@ -110,7 +110,7 @@ def test_no_hint_while_the_computer_is_to_move(client: TestClient,
                                                new_table: Callable[..., Table]) -> None:
     """A computer that has still to move (only after a failure) is not moved by a hint."""
     service = client.app.state.service  # type: ignore[attr-defined]
-    t = new_table({"level": "easy"})
+    t = in_play(new_table, {"level": "easy"})
     row = service.store.get_game(t.id)
     loaded = service.records.load(row)
     h = loaded.engine.game.current

@@ -42,6 +42,21 @@ class Table:
         return r.json()
 
 
+def in_play(make: Any, body: dict[str, Any] | None = None, tries: int = 20) -> Table:
+    """A new game (``make(body)``) where the person has a move to make in a deal in play: the
+    computer may end the first deal at its very first turn (a knock or gin on the deal), so
+    games are made until one is in play, at most ``tries``.
+
+    :raises AssertionError: none of ``tries`` games was.
+    """
+    for _ in range(tries):
+        t: Table = make(body)
+        if t.state["phase"] in ("offer", "draw", "discard") and any(
+                a["type"] != "next_hand" for a in t.state["legal"]):
+            return t
+    raise AssertionError(f"{tries} new games all ended before the person's first move")
+
+
 def choose(state: dict[str, Any], rng: random.Random, finish: bool = True) -> str:
     """A person's move: gin/knock when offered (``finish``), else something sensible or random."""
     legal = state["legal"]

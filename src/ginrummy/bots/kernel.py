@@ -19,6 +19,10 @@ at most a threshold, and always go gin.
 
 from __future__ import annotations
 
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,8 +30,48 @@ import numpy as np
 from ..cards import POINTS as _POINTS
 from ..melds import _RUN_DW, _RUN_MELDS
 
+
+def _writable(path: Path) -> bool:
+    """True when ``path`` (or, if it does not exist yet, its nearest existing parent) can be
+    written by this process."""
+    p = path
+    while not p.exists() and p.parent != p:
+        p = p.parent
+    return os.access(p, os.W_OK)
+
+
+def needs_cache_fallback(env: dict[str, str], package_dir: Path, user_cache: Path,
+                         writable: Callable[[Path], bool] = _writable) -> bool:
+    """Whether numba would find no writable place for the compiled kernel.
+
+    numba caches in ``$NUMBA_CACHE_DIR`` when set, else next to this file
+    (``package_dir/__pycache__``), else in the user's cache directory (``user_cache``,
+    ``~/.cache/numba`` on Linux); when none of them is writable (a read-only install run by a
+    user without a home) it refuses to compile ``cache=True`` functions at all."""
+    if env.get("NUMBA_CACHE_DIR"):
+        return False
+    return not (writable(package_dir / "__pycache__") or writable(user_cache))
+
+
+def _ensure_cache_dir() -> None:
+    """When :func:`needs_cache_fallback`, point numba at a new private temporary directory
+    (mode 0700, this process and its children only: a shared one could be filled by another
+    user), before the first ``@njit(cache=True)`` below. The kernel then compiles at each start
+    (10-30 s) instead of failing."""
+    import numba.core.config
+    import platformdirs
+
+    if needs_cache_fallback(dict(os.environ), Path(__file__).parent,
+                            Path(platformdirs.user_cache_dir("numba", appauthor=False))):
+        d = tempfile.mkdtemp(prefix="ginrummy-numba-")
+        os.environ["NUMBA_CACHE_DIR"] = d  # inherited by worker processes
+        numba.core.config.CACHE_DIR = d  # type: ignore[attr-defined]  # read at numba import
+
+
 try:  # pragma: no cover - exercised by whichever is installed
     from numba import njit as _njit
+
+    _ensure_cache_dir()
 
     HAVE_NUMBA = True
 except ImportError:  # pragma: no cover

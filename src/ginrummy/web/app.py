@@ -12,6 +12,7 @@ import math
 import os
 import re
 import secrets
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import fields
@@ -552,24 +553,53 @@ def _rate_limited(wait: float, message: str = "too many requests: wait a moment"
     return resp
 
 
-def _warm_bots() -> None:
-    """Compile the expert's kernel (or load it from numba's disk cache) in the background, so
-    that the first expert decision of the process does not wait 1-30 s for it."""
+#: seconds ``serve`` (and each worker) waits for the computer players before it listens anyway:
+#: bounds the start on a machine too loaded to compile in time (the warm-up then goes on in the
+#: background and the first expert decisions wait for it, as before issue 11).
+WARMUP_WAIT_S = 20.0
+
+
+def _warm_bots() -> bool:
+    """Compile the expert's kernel (or load it from numba's disk cache) and build its tables
+    *before* the server listens, so that no expert decision waits for them: the first start on a
+    machine compiles (about 10 s on an idle core, announced on stderr), later starts load the
+    cache (about 1 s); benchmarks/results/bots-2026-12-02.md measures both. Waits at most
+    :data:`WARMUP_WAIT_S`; returns whether the players were ready by then."""
+    import threading
+    import time
+
     from ..bots import warmup
 
-    try:
-        log.info("computer players ready (%.1f s)", warmup())
-    except Exception as e:  # numba missing or broken: the expert falls back to plain Python
-        log.warning("computer players not warmed up: %s", type(e).__name__)
+    t0 = time.perf_counter()
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            warmup()
+        except Exception as e:  # numba missing or broken: the expert falls back to plain Python
+            log.warning("computer players not warmed up: %s", type(e).__name__)
+            return
+        done.set()
+        print(f"Computer players ready ({time.perf_counter() - t0:.1f} s)", file=sys.stderr,
+              flush=True)
+
+    print("Preparing the computer players (the first start on a machine compiles them)",
+          file=sys.stderr, flush=True)
+    worker = threading.Thread(target=run, name="warm-bots", daemon=True)
+    worker.start()
+    worker.join(WARMUP_WAIT_S)
+    if worker.is_alive():
+        print(f"Computer players still preparing after {WARMUP_WAIT_S:.0f} s: serving anyway "
+              "(the first expert moves wait for them)", file=sys.stderr, flush=True)
+    return done.is_set()
 
 
 def app_from_env() -> FastAPI:
     """The app of one uvicorn worker process (``ginrummy serve --workers N``): the database of
-    ``$GINRUMMY_DATABASE_URL``; warms the computer players in the background."""
+    ``$GINRUMMY_DATABASE_URL``; the computer players are warmed up before it is returned (the
+    parent process compiled the kernel into the disk cache: each worker only loads it)."""
     app = create_app(os.environ.get("GINRUMMY_DATABASE_URL"))
-    import threading
-
-    threading.Thread(target=_warm_bots, name="warm-bots", daemon=True).start()
+    _warm_bots()
     return app
 
 
@@ -629,11 +659,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     if workers > 1:
         os.environ["GINRUMMY_DATABASE_URL"] = url
         Store(url).close()  # the schema, once, before the workers (and a bad URL fails here)
+        _warm_bots()  # compiles into the disk cache once, before the workers load it
         uvicorn.run("ginrummy.web.app:app_from_env", factory=True, workers=workers, **options)
         return
 
     app = create_app(url)
-    threading.Thread(target=_warm_bots, name="warm-bots", daemon=True).start()
+    _warm_bots()  # the server listens only once the expert is ready (issue 11)
 
     def _stopped(_sig: int, _frame: object) -> None:
         raise SystemExit(0)
