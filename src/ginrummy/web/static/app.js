@@ -16,7 +16,7 @@ import { isVariant, playerName, variantHeadline, publicEventText, applyConstrain
 import { ANIMATED, DEFAULT_SETTINGS, KEY_CURRENT, KEY_SETTINGS, S, SPEEDS, announce, api, detailMessage, motionOK, pace, sleep, sound, store, t } from "./session.js";
 import { actorName, askHint, backEl, currentTable, fitHand, named, opponentSeat, render, renderActions, renderOpponent, renderPiles, renderStatus } from "./render.js";
 import { clickGin, clickPile, clickStock, clickType, onKey, onPointerDown, onPointerMove, onPointerUp, openKnock, renderHelpKeys, renderKnockDialog, sortHand, tryDiscard } from "./controls.js";
-import { buildFields, buildNewGameForm, ensureMeta, focusAfterMove, focusPlay, levelId, onScoringChange, openNewGame, openStats, startGame, updatePresetNote, wireDialogFocus } from "./dialogs.js";
+import { buildFields, buildNewGameForm, ensureMeta, focusAfterMove, focusLost, focusPlay, levelId, onScoringChange, openNewGame, openStats, startGame, updatePresetNote, wireDialogFocus } from "./dialogs.js";
 
 // ---------------------------------------------------------------- language
 async function setLanguage(lang, { save = true } = {}) {
@@ -324,7 +324,8 @@ function wire() {
   $("btn-first-deal").addEventListener("click", openNewGame);
   $("btn-sort-rank").addEventListener("click", () => sortHand("rank"));
   $("btn-sort-suit").addEventListener("click", () => sortHand("suit"));
-  $("btn-hint").addEventListener("click", askHint);
+  // the button is disabled while the hint is asked: focus comes back to it after
+  $("btn-hint").addEventListener("click", async () => { await askHint(); if (focusLost() && !$("btn-hint").disabled) $("btn-hint").focus(); });
   $("btn-stats").addEventListener("click", openStats);
   $("btn-settings").addEventListener("click", () => $("dlg-settings").showModal());
   $("btn-help").addEventListener("click", () => $("dlg-help").showModal());
