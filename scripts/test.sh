@@ -28,7 +28,11 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,reference,postgres]'
+# distributed and rllib: the Ray tournament and RLlib training tests. torch==2.13.0 is the CPU
+# build this kind of machine keeps on disk (183 MB wheel, ~750 MB installed); an unpinned torch
+# resolves to a CUDA build with 2.8 GB of wheels (docs/research.md, measured 2026-12-02).
+.venv/bin/python -m pip install -q --disable-pip-version-check \
+  -e '.[test,reference,postgres,distributed,rllib]' 'torch==2.13.0'
 
 echo "== ruff"
 .venv/bin/ruff check src tests benchmarks

@@ -11,6 +11,11 @@ import os
 
 import pytest
 
+# A local Ray (the Ray tournament and RLlib tests) binds to this machine's network address unless
+# told it is a one-machine cluster: keep every test's traffic on the loopback address. Ray reads
+# this when it is first imported, and its worker processes inherit it.
+os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if os.environ.get("GINRUMMY_SLOW") == "1" or "slow" in (config.getoption("-m") or ""):

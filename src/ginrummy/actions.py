@@ -88,28 +88,30 @@ class Action:
         :raises InvalidNotationError: naming what is wrong.
         """
         if not isinstance(text, str):
-            raise InvalidNotationError(f"an action must be text, not {type(text).__name__}")
+            raise InvalidNotationError(f"an action must be text, not {type(text).__name__}",
+                                       "unknown_action", text=repr(text))
         t = " ".join(text.strip().lower().split())
         if t in _PLAIN:
             return cls(_PLAIN[t])
         head, _, rest = t.partition(" ")
         if head not in _WITH_CARD or not rest:
-            raise InvalidNotationError(f"unknown action {text!r}")
+            raise InvalidNotationError(f"unknown action {text!r}", "unknown_action", text=text)
         spread_text: str | None = None
         if ":" in rest:
             rest, _, spread_text = rest.partition(":")
             if head != "knock":
-                raise InvalidNotationError("only a knock may name its spread")
+                raise InvalidNotationError("only a knock may name its spread", "spread_only_knock")
         card_part = rest.strip()
         if " " in card_part:
-            raise InvalidNotationError(f"{head} names one card, e.g. '{head} 7H': {text!r}")
+            raise InvalidNotationError(f"{head} names one card, e.g. '{head} 7H': {text!r}",
+                                       "one_card_action", action=head)
         try:
             c = parse_card(card_part)
         except InvalidNotationError:  # named as the person wrote it, not lower-cased
             shown = text.strip().split(None, 1)[1].split(":")[0].strip()
             raise InvalidNotationError(f"not a card: {shown!r} in {text.strip()!r} (cards are "
-                                       "like 7H, TH or 10H: rank A 2-10 J Q K, suit S H D C)"
-                                       ) from None
+                                       "like 7H, TH or 10H: rank A 2-10 J Q K, suit S H D C)",
+                                       "not_a_card", text=shown) from None
         melds: tuple[CardSet, ...] | None = None
         if spread_text is not None:
             from .melds import parse_meld

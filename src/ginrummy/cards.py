@@ -74,17 +74,20 @@ def parse_card(text: str) -> int:
     :raises InvalidNotationError: for anything else.
     """
     if not isinstance(text, str):
-        raise InvalidNotationError(f"not a card: {text!r} (a card is text like 7H, TH or 10H)")
+        raise InvalidNotationError(f"not a card: {text!r} (a card is text like 7H, TH or 10H)",
+                                   "not_a_card", text=repr(text))
     t = text.strip().upper()
     if len(t) < 2:
-        raise InvalidNotationError(f"not a card: {text!r}")
+        raise InvalidNotationError(f"not a card: {text!r}", "not_a_card", text=text)
     rank_part, suit_part = t[:-1], t[-1]
     rank = _RANK_ALIASES.get(rank_part)
     if rank is None:
-        raise InvalidNotationError(f"not a card: {text!r} (unknown rank {rank_part!r})")
+        raise InvalidNotationError(f"not a card: {text!r} (unknown rank {rank_part!r})",
+                                   "not_a_card", text=text)
     suit = _SUIT_ALIASES.get(suit_part)
     if suit is None:
-        raise InvalidNotationError(f"not a card: {text!r} (unknown suit {suit_part!r})")
+        raise InvalidNotationError(f"not a card: {text!r} (unknown suit {suit_part!r})",
+                                   "not_a_card", text=text)
     return suit * 13 + rank
 
 
@@ -98,10 +101,11 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
     seen = 0
     for p in parts:
         if not isinstance(p, str):
-            raise InvalidNotationError(f"not a card: {p!r}")
+            raise InvalidNotationError(f"not a card: {p!r}", "not_a_card", text=repr(p))
         c = parse_card(p)
         if seen >> c & 1:
-            raise InvalidNotationError(f"duplicate card: {_TEXT[c]}")
+            raise InvalidNotationError(f"duplicate card: {_TEXT[c]}", "duplicate_card",
+                                       card=_TEXT[c])
         seen |= 1 << c
         out.append(c)
     return out
@@ -141,7 +145,8 @@ class CardSet:
         """
         cards = parse_cards(text)
         if count is not None and len(cards) != count:
-            raise InvalidNotationError(f"expected {count} cards, got {len(cards)}")
+            raise InvalidNotationError(f"expected {count} cards, got {len(cards)}", "card_count",
+                                       expected=count, got=len(cards))
         return cls.of(cards)
 
     @classmethod

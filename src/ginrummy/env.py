@@ -237,7 +237,7 @@ class GinRummyEnv(AECEnv):  # type: ignore[misc]
             "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
             "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
         })
-        self._act_space = spaces.Discrete(N_ACTIONS)
+        self._act_space: spaces.Space[Any] = spaces.Discrete(N_ACTIONS)
         self._rng = random.Random()
         self._bot_rng = random.Random()
         self.game: Game | None = None

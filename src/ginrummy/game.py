@@ -108,9 +108,9 @@ class Game:
         :raises IllegalActionError: the game is over or the current hand is not finished.
         """
         if self.is_over:
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError("the game is over", "game_over")
         if self.current is not None and not self.current.is_over:
-            raise IllegalActionError("the current hand is not finished")
+            raise IllegalActionError("the current hand is not finished", "hand_not_over")
         self.current = HandState(self.rules, self.dealer, deck)
         self.deals.append(self.current)
         return self.current
@@ -122,7 +122,7 @@ class Game:
         """
         h = self.current
         if h is None or h.is_over:
-            raise IllegalActionError("no hand in play: deal the next hand")
+            raise IllegalActionError("no hand in play: deal the next hand", "hand_over")
         h.apply(action)
         if h.is_over:
             assert h.outcome is not None
@@ -143,7 +143,7 @@ class Game:
         :raises IllegalActionError: the game is over, or points are negative.
         """
         if self.is_over:
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError("the game is over", "game_over")
         if points < 0 or (winner is None and points):
             raise IllegalActionError("a hand scores a non-negative amount for its winner only")
         if winner not in (0, 1, None):

@@ -230,56 +230,66 @@ class HandState:
         if not with_card and c0 is not None:
             raise IllegalActionError(f"{k.value} takes no card")
         if action.melds is not None and k is not ActionKind.KNOCK:
-            raise IllegalActionError("only a knock may name its spread")
+            raise IllegalActionError("only a knock may name its spread", "spread_only_knock")
         if ph is Phase.DONE:
-            raise IllegalActionError("the hand is over")
+            raise IllegalActionError("the hand is over", "hand_over")
         if ph is Phase.OFFER:
             if k not in (ActionKind.TAKE, ActionKind.PASS):
-                raise IllegalActionError("first-turn offer: take the upcard or pass (R-3.1)")
+                raise IllegalActionError("first-turn offer: take the upcard or pass (R-3.1)",
+                                         "offer_take_or_pass")
             return
         if ph is Phase.FIFTIETH:
             if k is ActionKind.PASS:
                 return
             if k is not ActionKind.DRAW_DISCARD:
                 raise IllegalActionError("the stock is exhausted: take the discard to knock or "
-                                         "go gin at once, or pass (R-8.2)")
+                                         "go gin at once, or pass (R-8.2)",
+                                         "fiftieth_take_or_pass")
             if DRAW_DISCARD not in self.legal_actions():
-                raise IllegalActionError("that discard gives no knock or gin (R-8.2)")
+                raise IllegalActionError("that discard gives no knock or gin (R-8.2)",
+                                         "fiftieth_no_gain")
             return
         if ph is Phase.DRAW:
             if k is ActionKind.DRAW_STOCK:
                 return
             if k is ActionKind.DRAW_DISCARD:
                 if self.forced_stock:
-                    raise IllegalActionError("both passed the upcard: draw from the stock (R-3.1)")
+                    raise IllegalActionError("both passed the upcard: draw from the stock (R-3.1)",
+                                             "stock_after_passes")
                 return
-            raise IllegalActionError("draw first: from the stock or the discard pile (R-3.3)")
+            raise IllegalActionError("draw first: from the stock or the discard pile (R-3.3)",
+                                     "draw_first")
         # DISCARD phase
         if k in (ActionKind.TAKE, ActionKind.PASS, ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD):
-            raise IllegalActionError("you already drew: discard, knock or go gin")
+            raise IllegalActionError("you already drew: discard, knock or go gin", "already_drew")
         mask = self.hands[self.current]
         if k is ActionKind.BIG_GIN:
             if self.rules.big_gin_bonus is None:
-                raise IllegalActionError("big gin is not played at this table")
+                raise IllegalActionError("big gin is not played at this table", "big_gin_off")
             if min_deadwood_mask(mask) != 0:
                 raise IllegalActionError(
-                    f"not big gin: deadwood {min_deadwood_mask(mask)} with 11 cards")
+                    f"not big gin: deadwood {min_deadwood_mask(mask)} with 11 cards",
+                    "not_big_gin", deadwood=min_deadwood_mask(mask))
             return
         c = action.card
         assert c is not None
         if not mask >> c & 1:
-            raise IllegalActionError(f"{card_text(c)} is not in your hand")
+            raise IllegalActionError(f"{card_text(c)} is not in your hand", "not_in_hand",
+                                     card=card_text(c))
         if c == self.taken_card:
             raise IllegalActionError(f"you may not discard {card_text(c)}: you took it from the "
-                                     "discard pile this turn (R-3.6)")
+                                     "discard pile this turn (R-3.6)", "taken_card",
+                                     card=card_text(c))
         if k is ActionKind.DISCARD:
             if self.must_knock:
-                raise IllegalActionError("you took the last discard: knock or go gin (R-8.2)")
+                raise IllegalActionError("you took the last discard: knock or go gin (R-8.2)",
+                                         "must_knock")
             return
         dw = min_deadwood_mask(mask ^ (1 << c))
         if k is ActionKind.GIN:
             if dw != 0:
-                raise IllegalActionError(f"not gin: deadwood {dw} after discarding {card_text(c)}")
+                raise IllegalActionError(f"not gin: deadwood {dw} after discarding {card_text(c)}",
+                                         "not_gin", deadwood=dw, card=card_text(c))
             return
         # knock: the shown spread's deadwood must be within the limit; a spread with no
         # deadwood is a gin (R-4.6), allowed under any limit (O-3, SG)
@@ -288,15 +298,18 @@ class HandState:
             try:
                 shown = validate_spread(CardSet(mask ^ (1 << c)), action.melds).deadwood_points
             except InvalidNotationError as e:
-                raise IllegalActionError(str(e)) from None
+                raise IllegalActionError(str(e), e.reason, **e.params) from None
         if shown == 0:
             return
         if self.knock_limit == 0:
-            reason = ("straight gin: no knocking, only gin" if self.rules.knock_limit == 0
+            straight = self.rules.knock_limit == 0
+            reason = ("straight gin: no knocking, only gin" if straight
                       else "Oklahoma ace upcard: gin only (O-2)")
-            raise IllegalActionError(f"may not knock: {reason}")
+            raise IllegalActionError(f"may not knock: {reason}",
+                                     "no_knocking" if straight else "gin_only")
         if shown > self.knock_limit:
-            raise IllegalActionError(f"may not knock: deadwood {shown} > {self.knock_limit}")
+            raise IllegalActionError(f"may not knock: deadwood {shown} > {self.knock_limit}",
+                                     "over_knock_limit", deadwood=shown, limit=self.knock_limit)
 
     def is_legal(self, action: Action | str) -> bool:
         """Whether ``action`` (an Action or its text) is legal now; malformed text is not."""

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from typing import Any
 
 from .cards import CardSet, card_suit, parse_card
@@ -56,7 +57,34 @@ _PLAYER_COUNT = {"standard": 2, "hollywood": 2, "three_player": 3, "partnership"
 
 
 class SheetInputError(GinRummyError):
-    """Bad sheet input; the message names the hand and field at fault."""
+    """Bad sheet input; the message names the hand and field at fault, the reason's parameters
+    carry the hand (and the partnership table) as ``hand`` and ``table``."""
+
+
+_PLACE = re.compile(r"^hand (\d+)(?: table (\d+))?")
+
+
+def _place(where: str) -> dict[str, int]:
+    """``{"hand": 3}`` or ``{"hand": 3, "table": 1}`` from a place such as ``"hand 3 table 1:
+    points"`` (empty when it names no hand)."""
+    m = _PLACE.match(where)
+    if not m:
+        return {}
+    out = {"hand": int(m.group(1))}
+    if m.group(2):
+        out["table"] = int(m.group(2))
+    return out
+
+
+def _sheet_error(where: str, message: str, reason: str, **params: Any) -> SheetInputError:
+    """A sheet error at ``where`` (``"hand 3"``...): ``"{where}: {message}"``, with the place in
+    its parameters."""
+    return SheetInputError(f"{where}: {message}", reason, **params, **_place(where))
+
+
+def _field(where: str) -> str:
+    """The field a place names last (``"hand 1: knocker_deadwood"`` -> ``knocker_deadwood``)."""
+    return where.rpartition(": ")[2] if ": " in where else ""
 
 
 #: the most points one hand may carry on a sheet (a real hand scores at most a few hundred).
@@ -65,8 +93,9 @@ MAX_HAND_POINTS = 100_000
 
 def _int(v: Any, where: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_HAND_POINTS:
-        raise SheetInputError(
-            f"{where}: must be a whole number from 0 to {MAX_HAND_POINTS}, got {v!r}")
+        raise _sheet_error(where, f"must be a whole number from 0 to {MAX_HAND_POINTS}, "
+                           f"got {v!r}", "sheet_number", field=_field(where),
+                           max=MAX_HAND_POINTS, value=json.dumps(v))
     return v
 
 
@@ -110,16 +139,19 @@ def resolve_hand_cache_clear() -> None:
 def _resolve(entry: Any, rules: Rules, names: list[str], where: str,
              allowed: tuple[int, ...] | None) -> Resolved:
     if not isinstance(entry, dict):
-        raise SheetInputError(f"{where}: must be an object")
+        raise _sheet_error(where, "must be an object", "sheet_object")
     pair = allowed if allowed is not None else tuple(range(len(names)))
 
     def player(field: str) -> int:
         v = entry.get(field)
         if v not in names:
-            raise SheetInputError(f"{where}: {field} must be one of {', '.join(names)}, got {v!r}")
+            raise _sheet_error(where, f"{field} must be one of {', '.join(names)}, got {v!r}",
+                               "sheet_player", field=field, names=list(names),
+                               value=v if isinstance(v, str) else json.dumps(v))
         i = names.index(v)
         if i not in pair:
-            raise SheetInputError(f"{where}: {field} {v!r} did not play this hand")
+            raise _sheet_error(where, f"{field} {v!r} did not play this hand", "sheet_sat_out",
+                               field=field, name=v)
         return i
 
     if entry.get("dead") is True:
@@ -129,26 +161,31 @@ def _resolve(entry: Any, rules: Rules, names: list[str], where: str,
         pts = _int(entry.get("points"), f"{where}: points")
         kind = entry.get("kind", "knock")
         if kind not in ("knock", "gin", "big_gin", "undercut"):
-            raise SheetInputError(f"{where}: kind must be knock, gin, big_gin or undercut")
+            raise _sheet_error(where, "kind must be knock, gin, big_gin or undercut",
+                               "sheet_kind", field="kind")
         boxes = 1 + (({"undercut": 1, "gin": 2, "big_gin": 2}.get(kind, 0))
                      if rules.extra_boxes else 0)
         return (w, pts, kind, boxes)
     if "knocker" not in entry:
-        raise SheetInputError(f"{where}: give winner+points, dead, or knocker with the result")
+        raise _sheet_error(where, "give winner+points, dead, or knocker with the result",
+                           "sheet_entry")
     k = player("knocker")
     others = [p for p in pair if p != k]
     if len(others) != 1:
-        raise SheetInputError(f"{where}: cannot tell who defended; use winner+points")
+        raise _sheet_error(where, "cannot tell who defended; use winner+points",
+                           "sheet_defender")
     d = others[0]
     result = entry.get("result", "knock")
     if result not in ("knock", "gin", "big_gin", "undercut"):
-        raise SheetInputError(f"{where}: result must be knock, gin, big_gin or undercut")
+        raise _sheet_error(where, "result must be knock, gin, big_gin or undercut",
+                           "sheet_kind", field="result")
     limit, spade = rules.knock_limit, False
     if rules.oklahoma and entry.get("upcard") is not None:
         try:
             up = parse_card(str(entry["upcard"]))
         except GinRummyError as e:
-            raise SheetInputError(f"{where}: upcard: {e}") from None
+            raise _sheet_error(where, f"upcard: {e}", e.reason or "sheet_upcard",
+                               **(e.params if e.reason else {})) from None
         limit = oklahoma_limit(rules, up)  # O-1, O-2
         spade = rules.oklahoma_spade_double and card_suit(up) == 0  # O-4
     try:
@@ -164,8 +201,9 @@ def _resolve(entry: Any, rules: Rules, names: list[str], where: str,
                     shown = shown | m
                 spread = validate_spread(shown, melds)
             if result == "gin" and spread.deadwood_points:
-                raise SheetInputError(f"{where}: not gin: the knocker's deadwood is "
-                                      f"{spread.deadwood_points}")
+                raise _sheet_error(where, "not gin: the knocker's deadwood is "
+                                   f"{spread.deadwood_points}", "sheet_not_gin",
+                                   deadwood=spread.deadwood_points)
             sd = score_showdown(rules, spread, CardSet.parse(entry.get("defender", []), count=10),
                                 big_gin=big, knock_limit=limit, spade_double=spade)
             winner = None if sd.winner is None else (k if sd.winner == "knocker" else d)
@@ -174,23 +212,29 @@ def _resolve(entry: Any, rules: Rules, names: list[str], where: str,
     except (GinRummyError, TypeError) as e:
         if isinstance(e, SheetInputError):
             raise
-        raise SheetInputError(f"{where}: {e}") from None
+        if isinstance(e, GinRummyError) and e.reason:
+            raise _sheet_error(where, str(e), e.reason, **e.params) from None
+        if isinstance(e, TypeError):  # cards given as something else than texts
+            raise _sheet_error(where, str(e), "sheet_object") from None
+        raise _sheet_error(where, str(e), "other", text=str(e)) from None
     mult = 2 if spade else 1
     kd = _int(entry.get("knocker_deadwood", 0), f"{where}: knocker_deadwood")
     dd = _int(entry.get("defender_deadwood"), f"{where}: defender_deadwood")
     if result in ("gin", "big_gin"):
         if kd != 0:
-            raise SheetInputError(f"{where}: knocker_deadwood must be 0 for {result} (R-4.6), "
-                                  f"got {kd}")
+            raise _sheet_error(where, f"knocker_deadwood must be 0 for {result} (R-4.6), "
+                               f"got {kd}", "sheet_gin_deadwood", deadwood=kd)
         if result == "big_gin" and rules.big_gin_bonus is None:
-            raise SheetInputError(f"{where}: big gin is not played under these rules")
+            raise _sheet_error(where, "big gin is not played under these rules", "big_gin_off")
         bonus = rules.gin_bonus if result == "gin" else (rules.big_gin_bonus or 0)
         return (k, (dd + bonus) * mult, result, 1 + (2 if rules.extra_boxes else 0))
     if limit == 0 and kd:
-        raise SheetInputError(f"{where}: no knocking here (" + (
-            "straight gin" if rules.straight else "Oklahoma ace upcard: gin only") + ")")
+        raise _sheet_error(where, "no knocking here (" + (
+            "straight gin" if rules.straight else "Oklahoma ace upcard: gin only") + ")",
+            "no_knocking" if rules.straight else "gin_only")
     if kd > limit and (not rules.oklahoma or entry.get("upcard") is not None):
-        raise SheetInputError(f"{where}: knocker_deadwood {kd} is over the knock limit {limit}")
+        raise _sheet_error(where, f"knocker_deadwood {kd} is over the knock limit {limit}",
+                           "over_knock_limit", deadwood=kd, limit=limit)
     if kd < dd:
         _expect(result, "knock", where)
         return (k, (dd - kd) * mult, "knock", 1)
@@ -204,9 +248,9 @@ def _resolve(entry: Any, rules: Rules, names: list[str], where: str,
 def _expect(result: str, kind: str, where: str) -> None:
     """A hand entered as an undercut must score as one."""
     if result == "undercut" and kind != "undercut":
-        raise SheetInputError(f"{where}: not an undercut: the knocker's deadwood is lower, "
-                              "the knocker wins the hand" if kind == "knock" else
-                              f"{where}: not an undercut ({kind})")
+        raise _sheet_error(where, "not an undercut: the knocker's deadwood is lower, the "
+                           "knocker wins the hand" if kind == "knock" else
+                           f"not an undercut ({kind})", "not_undercut")
 
 
 def _final_json(f: FinalScore, names: list[str]) -> dict[str, Any]:
@@ -226,25 +270,30 @@ def score_sheet(data: Any) -> dict[str, Any]:
     :raises SheetInputError: naming the hand and field at fault.
     """
     if not isinstance(data, dict):
-        raise SheetInputError("the sheet must be a JSON object")
+        raise SheetInputError("the sheet must be a JSON object", "sheet_object")
     try:
         rules = Rules.from_dict(data.get("rules", "standard"))
     except GinRummyError as e:
-        raise SheetInputError(f"rules: {e}") from None
+        raise SheetInputError(f"rules: {e}", e.reason or "other",
+                              **(e.params if e.reason else {"text": str(e)})) from None
     scoring = data.get("scoring", "standard")
     if scoring not in SCORINGS:
-        raise SheetInputError(f"scoring must be one of {', '.join(SCORINGS)}, got {scoring!r}")
+        raise SheetInputError(f"scoring must be one of {', '.join(SCORINGS)}, got {scoring!r}",
+                              "unknown_scoring", scoring=json.dumps(scoring),
+                              choices=list(SCORINGS))
     names = data.get("players")
     n = _PLAYER_COUNT[scoring]
     if (not isinstance(names, list) or len(names) != n
             or not all(isinstance(x, str) and x for x in names) or len(set(names)) != n):
-        raise SheetInputError(f"players: give {n} different names for {scoring} scoring")
+        raise SheetInputError(f"players: give {n} different names for {scoring} scoring",
+                              "sheet_players", n=n, scoring=scoring)
     hands = data.get("hands", [])
     if not isinstance(hands, list):
-        raise SheetInputError("hands must be a list")
+        raise SheetInputError("hands must be a list", "sheet_hands")
     fd = data.get("first_dealer", names[0])
     if fd not in names:
-        raise SheetInputError(f"first_dealer must be one of {', '.join(names)}")
+        raise SheetInputError(f"first_dealer must be one of {', '.join(names)}",
+                              "sheet_first_dealer", names=list(names))
     out: dict[str, Any] = {"scoring": scoring, "players": names, "rules": rules.to_dict()}
     lines: list[dict[str, Any]] = []
     try:
@@ -256,12 +305,13 @@ def score_sheet(data: Any) -> dict[str, Any]:
             return _hollywood(rules, names, hands, out, lines)
         return _standard(rules, names, hands, names.index(fd), out, lines)
     except IllegalActionError as e:
-        raise SheetInputError(str(e)) from None
+        raise SheetInputError(str(e), e.reason or "other",
+                              **(e.params if e.reason else {"text": str(e)})) from None
 
 
 def _check_open(over: bool, i: int) -> None:
     if over:
-        raise SheetInputError(f"hand {i}: the game was already over")
+        raise SheetInputError(f"hand {i}: the game was already over", "sheet_over", hand=i)
 
 
 def _standard(rules: Rules, names: list[str], hands: list[Any], fd: int,
@@ -335,7 +385,8 @@ def _partnership(rules: Rules, names: list[str], hands: list[Any], out: dict[str
         _check_open(s.is_over, i)
         if not isinstance(h, dict) or not isinstance(h.get("tables"), list) \
                 or len(h["tables"]) != 2:
-            raise SheetInputError(f"hand {i}: tables must list the two tables' results")
+            raise SheetInputError(f"hand {i}: tables must list the two tables' results",
+                                  "sheet_tables", hand=i)
         pairs = partnership_pairings(i)
         res = []
         for t, (entry, pair) in enumerate(zip(h["tables"], pairs, strict=True)):

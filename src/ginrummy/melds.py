@@ -104,6 +104,10 @@ _LANE_POINTS: Final = [sum(POINTS[r] for r in range(13) if m >> r & 1) for m in 
 #: ``other suits' deadwood << 12 | 13 * suit`` for the card of another suit).
 _LANE_KEYS: Final = [tuple(_RUN_DW[m ^ 1 << r] << 12 | (10 - POINTS[r]) << 6 | r
                            for r in range(13) if m >> r & 1) for m in range(8192)]
+#: per 3-card set (its mask): the ``_DISCARD_TIE`` of its cards.
+_SET_TIES: Final = {
+    m: tuple(_DISCARD_TIE[c] for c in range(52) if m >> c & 1)
+    for r in range(13) for m in [(_COL << r) & ~(1 << (13 * s + r)) for s in range(4)]}
 #: the card of a discard sort key (its low 6 bits).
 _CARD_OF_KEY: Final = (63).__and__
 _CACHE: dict[int, int] = {}
@@ -279,7 +283,9 @@ def as_cardset(cards: CardSet | int | str | Iterable[str] | Iterable[int]) -> Ca
     if all(isinstance(x, int) for x in items):
         cs = CardSet.of(x for x in items if isinstance(x, int))
         if len(cs) != len(items):
-            raise InvalidNotationError("duplicate card")
+            twice = next(x for x in items if isinstance(x, int) and items.count(x) > 1)
+            raise InvalidNotationError("duplicate card", "duplicate_card",
+                                       card=card_text(twice) if 0 <= twice < 52 else str(twice))
         return cs
     return CardSet.parse([str(x) for x in items])
 
@@ -644,9 +650,11 @@ class DiscardOptions(Sequence[DiscardOption]):
 
         :raises IndexError: ``i`` out of range.
         """
-        if isinstance(i, slice):
-            return [self._option(j) for j in range(*i.indices(len(self._keys)))]
         n = len(self._keys)
+        if type(i) is int and 0 <= i < n:
+            return self._option(i)
+        if isinstance(i, slice):
+            return [self._option(j) for j in range(*i.indices(n))]
         j = operator.index(i)
         if j < 0:
             j += n
@@ -655,8 +663,20 @@ class DiscardOptions(Sequence[DiscardOption]):
         return self._option(j)
 
     def __iter__(self) -> Iterator[DiscardOption]:
-        for j in range(len(self._keys)):
-            yield self._option(j)
+        keys = self._keys
+        made = self._made
+        if made is None:
+            made = [None] * len(keys)
+            _dos_made(self, made)
+        src = self._src
+        for j, key in enumerate(keys):
+            o = made[j]
+            if o is None:  # as in _option
+                o = _new(DiscardOption)
+                _opt_key(o, key)
+                _opt_arr(o, src)
+                made[j] = o
+            yield o
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not DiscardOptions:
@@ -889,10 +909,11 @@ def evaluate_discards(hand: CardSet, forbidden: CardSet | None = None) -> Discar
 
     ``forbidden``: cards that may not be discarded (the card taken from the discard pile).
     One pass over the set choices of all 11 cards prices every discard at once (see
-    :func:`best_discard_deadwood`): for each card, the first set choice of least deadwood among
-    those that leave it free, its runs read from the per-lane tables (runs only: per-lane tables
-    of the keys). Each option's arrangement is built when it is first read (see
-    :class:`DiscardOption`), from shared meld CardSets, in the canonical meld order.
+    :func:`best_discard_deadwood`): each card's least deadwood over the set choices that leave
+    it free, the sort keys of a whole suit read from the per-lane table ``_LANE_KEYS`` (one rank
+    held three times: per suit, the lesser of its two set choices). Each option is made when
+    first reached and builds its arrangement when first read (:class:`DiscardOption`): the first
+    set choice reaching its deadwood, from shared meld CardSets, in the canonical meld order.
 
     :returns: the :class:`DiscardOptions` (a sequence), one per card of ``hand`` outside
         ``forbidden``; empty if every card is forbidden. The options are created when reached.
@@ -911,12 +932,57 @@ def evaluate_discards(hand: CardSet, forbidden: CardSet | None = None) -> Discar
     # every card's sort key ``deadwood << 12 | tie`` (lowest deadwood, then higher value, then
     # card order), from the per-lane key tables; its arrangement is left to be built when read
     lk = _LANE_KEYS
-    if not (a & b & (c | d)) | (c & d & (a | b)):  # runs only: a discard changes its own lane
+    three = (a & b & (c | d)) | (c & d & (a | b))
+    if not three:  # runs only: a discard changes its own lane
         base = rd[a] + rd[b] + rd[c] + rd[d]
         keys = [*map(((base - rd[a]) << 12).__add__, lk[a]),
                 *map(((base - rd[b]) << 12 | 13).__add__, lk[b]),
                 *map(((base - rd[c]) << 12 | 26).__add__, lk[c]),
                 *map(((base - rd[d]) << 12 | 39).__add__, lk[d])]
+    elif not three & (three - 1) and not a & b & c & d:
+        # one rank held exactly 3 times: set choices "no set" (every card free) and "the set"
+        # (the other cards free); per suit, each card's lesser key of the two
+        col = mask & (_COL * three)
+        m1 = mask ^ col
+        s3 = mask & mask >> 1 & mask >> 2 & _RUN_START
+        if not col & (s3 | s3 << 1 | s3 << 2):
+            # no card of the set can be in a run: with the set, every other card's deadwood is
+            # less by 3 x its value; a card of the set leaves its value and two more unmelded
+            a = m1 & LANE
+            b = m1 >> 13 & LANE
+            c = m1 >> 26 & LANE
+            d = m1 >> 39
+            base = rd[a] + rd[b] + rd[c] + rd[d]
+            keys = [*map(((base - rd[a]) << 12).__add__, lk[a]),
+                    *map(((base - rd[b]) << 12 | 13).__add__, lk[b]),
+                    *map(((base - rd[c]) << 12 | 26).__add__, lk[c]),
+                    *map(((base - rd[d]) << 12 | 39).__add__, lk[d]),
+                    *map(((base + 2 * POINTS[three.bit_length() - 1]) << 12).__add__,
+                         _SET_TIES[col])]
+            if allowed != mask:
+                keys = [k for k in keys if allowed >> (k & 63) & 1]
+            keys.sort()
+            return _discard_options((mask, (mask, m1)), keys)
+        lanes1 = (m1 & LANE, m1 >> 13 & LANE, m1 >> 26 & LANE, m1 >> 39)
+        base0 = rd[a] + rd[b] + rd[c] + rd[d]
+        base1 = rd[lanes1[0]] + rd[lanes1[1]] + rd[lanes1[2]] + rd[lanes1[3]]
+        below = three - 1  # the ranks under the set's rank
+        keys = []
+        add = keys.extend
+        for sh, lane0, lane1 in ((0, a, lanes1[0]), (13, b, lanes1[1]), (26, c, lanes1[2]),
+                                 (39, d, lanes1[3])):
+            if lane0 == lane1:  # the set has no card here: the choice of lesser deadwood
+                add(map(((min(base0, base1) - rd[lane0]) << 12 | sh).__add__, lk[lane0]))
+            else:
+                k0 = [*map(((base0 - rd[lane0]) << 12 | sh).__add__, lk[lane0])]
+                k1 = [*map(((base1 - rd[lane1]) << 12 | sh).__add__, lk[lane1])]
+                i = (lane0 & below).bit_count()
+                k1.insert(i, k0[i])  # the set's card is free only without the set
+                add(map(min, k0, k1))
+        if allowed != mask:
+            keys = [k for k in keys if allowed >> (k & 63) & 1]
+        keys.sort()
+        return _discard_options((mask, (mask, m1)), keys)
     else:
         # ranks held 3+ times: the keys of every set choice (``_set_options``) for the cards it
         # leaves outside its sets; each card's least (the set choice giving it is found again
@@ -1077,11 +1143,14 @@ def validate_spread(hand: CardSet, melds: Iterable[CardSet]) -> Arrangement:
     ms = list(melds)
     for m in ms:
         if not is_meld(m):
-            raise InvalidNotationError(f"not a meld: {m.format()}")
+            raise InvalidNotationError(f"not a meld: {m.format()}", "not_a_meld",
+                                       cards=[card_text(c) for c in m])
         if m.mask & ~hand.mask:
-            raise InvalidNotationError(f"meld {m.format()} uses cards not in the hand")
+            raise InvalidNotationError(f"meld {m.format()} uses cards not in the hand",
+                                       "meld_not_held", cards=[card_text(c) for c in m])
         if m.mask & used:
-            raise InvalidNotationError(f"meld {m.format()} shares a card with another meld")
+            raise InvalidNotationError(f"meld {m.format()} shares a card with another meld",
+                                       "meld_shared", cards=[card_text(c) for c in m])
         used |= m.mask
     return _mk_arrangement(hand.mask, (m.mask for m in ms))
 
@@ -1298,5 +1367,6 @@ def parse_meld(text: str) -> CardSet:
         parse_card(p)
     cs = CardSet.parse(parts)
     if not is_meld(cs):
-        raise InvalidNotationError(f"not a meld: {text}")
+        raise InvalidNotationError(f"not a meld: {text}", "not_a_meld",
+                                   cards=[card_text(c) for c in cs])
     return cs

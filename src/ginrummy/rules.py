@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Final, Literal
 
 from .errors import RulesError
+from .errors import shown_value as _shown
 
 __all__ = ["Rules", "PRESETS", "FIELD_CHOICES", "NEW_TARGET_MAX", "check_new_target"]
 
@@ -56,7 +57,7 @@ def check_new_target(target: object) -> None:
     """
     if isinstance(target, int) and not isinstance(target, bool) and target > NEW_TARGET_MAX:
         raise RulesError(f"target must be between 1 and {NEW_TARGET_MAX} for a new table; "
-                         f"got {target}")
+                         f"got {target}", "target_cap", max=NEW_TARGET_MAX, value=target)
 
 
 @functools.lru_cache(maxsize=256)
@@ -110,29 +111,33 @@ class Rules:
             if f.name in FIELD_CHOICES:
                 if v not in FIELD_CHOICES[f.name]:
                     raise RulesError(f"{f.name} must be one of {', '.join(FIELD_CHOICES[f.name])}; "
-                                     f"got {v!r}")
+                                     f"got {v!r}", "rules_choice", field=f.name,
+                                     choices=list(FIELD_CHOICES[f.name]), value=_shown(v))
             elif f.name in _RANGES:
                 if f.name == "big_gin_bonus" and v is None:
                     continue
                 lo, hi = _RANGES[f.name]
                 if isinstance(v, bool) or not isinstance(v, int):
-                    raise RulesError(f"{f.name} must be a whole number; got {v!r}")
+                    raise RulesError(f"{f.name} must be a whole number; got {v!r}", "rules_whole",
+                                     field=f.name, value=_shown(v))
                 if not lo <= v <= hi:
-                    raise RulesError(f"{f.name} must be between {lo} and {hi}; got {v}")
+                    raise RulesError(f"{f.name} must be between {lo} and {hi}; got {v}",
+                                     "rules_range", field=f.name, min=lo, max=hi, value=v)
             elif not isinstance(v, bool):
-                raise RulesError(f"{f.name} must be true or false; got {v!r}")
+                raise RulesError(f"{f.name} must be true or false; got {v!r}", "rules_bool",
+                                 field=f.name, value=_shown(v))
         if self.oklahoma and self.knock_limit == 0:
             raise RulesError("oklahoma takes the knock limit from the upcard: it cannot be "
-                             "combined with straight gin (knock_limit 0)")
+                             "combined with straight gin (knock_limit 0)", "oklahoma_straight")
         if self.oklahoma and self.knock_limit != 10:
             raise RulesError("oklahoma takes the knock limit from the upcard: leave knock_limit "
-                             "at 10")
+                             "at 10", "oklahoma_limit")
         if not self.oklahoma and self.oklahoma_ace != "gin_only":
             raise RulesError("oklahoma_ace is the Oklahoma reading of an ace upcard (O-2): it "
-                             "needs oklahoma on")
+                             "needs oklahoma on", "oklahoma_ace_off")
         if not self.oklahoma and not self.oklahoma_spade_double:
             raise RulesError("oklahoma_spade_double is the Oklahoma spade upcard rule (O-4): it "
-                             "needs oklahoma on")
+                             "needs oklahoma on", "oklahoma_spade_off")
 
     # presets ----------------------------------------------------------------------------------
     @classmethod
@@ -142,7 +147,8 @@ class Rules:
         :raises RulesError: unknown preset or field, or a bad value.
         """
         if name not in PRESETS:
-            raise RulesError(f"unknown rules preset {name!r}; presets: {', '.join(PRESETS)}")
+            raise RulesError(f"unknown rules preset {name!r}; presets: {', '.join(PRESETS)}",
+                             "unknown_preset", preset=_shown(name), choices=list(PRESETS))
         return PRESETS[name].with_changes(**overrides)
 
     def with_changes(self, **overrides: Any) -> Rules:
@@ -150,7 +156,7 @@ class Rules:
         names = {f.name for f in fields(self)}
         for k in overrides:
             if k not in names:
-                raise RulesError(f"unknown rules field {k!r}")
+                raise RulesError(f"unknown rules field {k!r}", "unknown_field", field=_shown(k))
         return replace(self, **overrides)
 
     @classmethod
@@ -162,11 +168,12 @@ class Rules:
         if data is None:
             return cls.preset("standard")
         if not isinstance(data, dict):
-            raise RulesError("rules must be a preset name or an object of fields")
+            raise RulesError("rules must be a preset name or an object of fields", "rules_shape")
         d = dict(data)
         name = d.pop("preset", "standard")
         if not isinstance(name, str):
-            raise RulesError("preset must be a name")
+            raise RulesError("preset must be a name", "unknown_preset", preset=_shown(name),
+                             choices=list(PRESETS))
         return cls.preset(name, **d)
 
     def to_dict(self) -> dict[str, Any]:

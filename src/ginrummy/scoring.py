@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .cards import CardSet
+from .cards import CardSet, card_text
 from .errors import IllegalActionError, InvalidNotationError
 from .melds import Arrangement, LayoffResult, best_arrangement, best_layoff
 from .rules import Rules
@@ -75,19 +75,24 @@ def score_showdown(rules: Rules, knocker_spread: Arrangement, defender_hand: Car
         kcards = kcards | m
     want = 11 if big_gin else 10
     if len(kcards) != want:
-        raise InvalidNotationError(f"the knocker shows {len(kcards)} cards; expected {want}")
+        raise InvalidNotationError(f"the knocker shows {len(kcards)} cards; expected {want}",
+                                   "knocker_card_count", expected=want, got=len(kcards))
     if len(defender_hand) != 10:
-        raise InvalidNotationError(f"the defender holds {len(defender_hand)} cards; expected 10")
+        raise InvalidNotationError(f"the defender holds {len(defender_hand)} cards; expected 10",
+                                   "defender_card_count", got=len(defender_hand))
     if kcards.mask & defender_hand.mask:
-        raise InvalidNotationError(f"a card is in both hands: {(kcards & defender_hand).format()}")
+        raise InvalidNotationError(f"a card is in both hands: {(kcards & defender_hand).format()}",
+                                   "cards_in_both",
+                                   cards=[card_text(c) for c in kcards & defender_hand])
     k = knocker_spread.deadwood_points
     if big_gin:
         if rules.big_gin_bonus is None:
-            raise IllegalActionError("big gin is not played at this table")
+            raise IllegalActionError("big gin is not played at this table", "big_gin_off")
         if k != 0:
-            raise IllegalActionError(f"not big gin: deadwood {k}")
+            raise IllegalActionError(f"not big gin: deadwood {k}", "not_big_gin", deadwood=k)
     elif k > limit:
-        raise IllegalActionError(f"may not knock: deadwood {k} > {limit}")
+        raise IllegalActionError(f"may not knock: deadwood {k} > {limit}", "over_knock_limit",
+                                 deadwood=k, limit=limit)
     breakdown: list[tuple[str, int]] = []
     winner: Literal["knocker", "defender"] | None
     if k == 0:

@@ -77,7 +77,7 @@ class HollywoodSheet:
         :raises IllegalActionError: the match is over, or a bad winner/points value.
         """
         if self.is_over:
-            raise IllegalActionError("the Hollywood match is over")
+            raise IllegalActionError("the Hollywood match is over", "sheet_over")
         _check_result(winner, points, 2)
         number = len(self.hands) + 1
         self.hands.append(HandSummary(number, 0, kind or ("dead" if winner is None else "knock"),
@@ -164,7 +164,7 @@ class ThreePlayerSheet:
         :raises IllegalActionError: over, or a winner who did not play this hand.
         """
         if self.is_over:
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError("the game is over", "sheet_over")
         _check_result(winner, points, 3)
         pair = self.players
         if winner is not None and winner not in pair:
@@ -235,7 +235,7 @@ class PartnershipSheet:
         :raises IllegalActionError: a winner who did not sit at that table, bad points, or over.
         """
         if self.is_over:
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError("the game is over", "sheet_over")
         number = len(self.tables) + 1
         pairs = partnership_pairings(number)
         team = [0, 0]

@@ -26,8 +26,13 @@ from .rules import Rules
 from .views import view_of
 
 __all__ = ["TournamentResult", "run_tournament", "format_table", "wilson", "play_game",
-           "FINISH_KINDS"]
+           "play_pairs", "pair_batches", "summarise", "FINISH_KINDS", "TIMING_FIELDS"]
 
+#: the fields of :meth:`TournamentResult.to_json` that are measured times (they differ from run to
+#: run and machine to machine); every other field depends only on the players, rules, games and
+#: seed, whatever ran the games (one process, ``jobs`` processes or a Ray cluster).
+TIMING_FIELDS = ("decision_ms_p50", "decision_ms_p99", "decision_ms_max", "decision_cpu_ms_p50",
+                 "decision_cpu_ms_p99", "elapsed_s")
 #: how hands end, in the order they are reported.
 FINISH_KINDS = ("knock", "gin", "big_gin", "undercut", "tie", "dead")
 #: a game that has not ended after this many deals is abandoned (only absurd players get there).
@@ -117,12 +122,17 @@ def play_game(a: str, b: str, rules: Rules, seed: int, pair: int, a_seat: int) -
     return out
 
 
-def _play_pairs(a: str, b: str, rules: Rules, seed: int, pairs: list[int]) -> list[GameSummary]:
+def play_pairs(a: str, b: str, rules: Rules, seed: int, pairs: list[int]) -> list[GameSummary]:
+    """Play the two seat-swapped games of each pair in ``pairs``, in that order (A in seat 0,
+    then in seat 1): the unit of work a worker process or a Ray task runs."""
     res = []
     for p in pairs:
         res.append(play_game(a, b, rules, seed, p, 0))
         res.append(play_game(a, b, rules, seed, p, 1))
     return res
+
+
+_play_pairs = play_pairs  # the name benchmarks/bots.py imports
 
 
 @dataclass
@@ -172,6 +182,11 @@ class TournamentResult:
         """Share of A's knocks (gin excluded) that were undercut."""
         return self.a_knocks_undercut / self.a_knocks if self.a_knocks else 0.0
 
+    def outcome_json(self) -> dict[str, Any]:
+        """:meth:`to_json` without :data:`TIMING_FIELDS`: equal for equal players, rules, games
+        and seed, however the games were run."""
+        return {k: v for k, v in self.to_json().items() if k not in TIMING_FIELDS}
+
     def to_json(self) -> dict[str, Any]:
         lo, hi = self.ci
         return {
@@ -201,8 +216,24 @@ def _percentile(sorted_vals: list[float], q: float) -> float:
     return sorted_vals[i]
 
 
+def pair_batches(npairs: int, workers: int, max_chunk: int = 8) -> list[list[int]]:
+    """Pairs ``0 .. npairs - 1`` cut into consecutive batches for ``workers`` workers: about 8
+    batches per worker (so that a slow batch does not leave the others idle), at most
+    ``max_chunk`` pairs each.
+
+    >>> pair_batches(3, 2)
+    [[0], [1], [2]]
+    >>> b = pair_batches(1000, 2)
+    >>> len(b), b[0], sum(b, []) == list(range(1000))
+    (125, [0, 1, 2, 3, 4, 5, 6, 7], True)
+    """
+    chunk = max(1, min(max_chunk, npairs // (max(1, workers) * 8) or 1))
+    return [list(range(i, min(npairs, i + chunk))) for i in range(0, npairs, chunk)]
+
+
 def summarise(a: str, b: str, rules: Rules, seed: int, games: list[GameSummary],
               elapsed: float) -> TournamentResult:
+    """The totals of ``games`` (in pair order: pair 0 with A in seat 0, then in seat 1, ...)."""
     finish = dict.fromkeys(FINISH_KINDS, 0)
     pa = pb = hands = knocks = under = gins = 0
     times: list[float] = []
@@ -242,7 +273,9 @@ def summarise(a: str, b: str, rules: Rules, seed: int, games: list[GameSummary],
 def run_tournament(a: str, b: str, games: int, rules: Rules, seed: int = 0, jobs: int = 1,
                    progress: Callable[[int, int], None] | None = None) -> TournamentResult:
     """Play ``games`` games (rounded up to an even number: seat-swapped pairs) of ``a`` against
-    ``b``. ``progress(done, total)`` is called after each pair. ``jobs`` > 1 uses processes.
+    ``b``. ``progress(done, total)`` is called after each pair. ``jobs`` > 1 uses processes;
+    :func:`ginrummy.tournament_ray.run_tournament_ray` runs the same games on a Ray cluster.
+    The same arguments give the same :meth:`TournamentResult.outcome_json` whatever ``jobs``.
 
     :raises ValueError: unknown player name, or ``games`` < 1.
     """
@@ -256,15 +289,14 @@ def run_tournament(a: str, b: str, games: int, rules: Rules, seed: int = 0, jobs
     results: list[GameSummary] = []
     if jobs <= 1:
         for p in range(npairs):
-            results.extend(_play_pairs(a, b, rules, seed, [p]))
+            results.extend(play_pairs(a, b, rules, seed, [p]))
             if progress is not None:
                 progress(len(results), total)
     else:
-        chunk = max(1, min(8, npairs // (jobs * 8) or 1))
-        batches = [list(range(i, min(npairs, i + chunk))) for i in range(0, npairs, chunk)]
+        batches = pair_batches(npairs, jobs)
         by_batch: dict[int, list[GameSummary]] = {}
         with ProcessPoolExecutor(max_workers=jobs) as ex:
-            futs = {ex.submit(_play_pairs, a, b, rules, seed, bt): i
+            futs = {ex.submit(play_pairs, a, b, rules, seed, bt): i
                     for i, bt in enumerate(batches)}
             done = 0
             for f in as_completed(futs):

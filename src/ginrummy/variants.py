@@ -26,7 +26,7 @@ import functools
 from dataclasses import fields
 from typing import Any, Final
 
-from .errors import RulesError
+from .errors import RulesError, shown_value
 from .rules import Rules
 
 __all__ = ["SCORINGS", "PLAYER_COUNT", "SCORING_FIXED", "FIELD_REQUIRES", "check_table",
@@ -87,10 +87,12 @@ def check_table(rules: Rules, scoring: str) -> None:
     :raises RulesError: with a message naming the field and the rule behind it.
     """
     if scoring not in SCORINGS:
-        raise RulesError(f"unknown scoring {scoring!r}; scorings: {', '.join(SCORINGS)}")
+        raise RulesError(f"unknown scoring {scoring!r}; scorings: {', '.join(SCORINGS)}",
+                         "unknown_scoring", scoring=repr(scoring), choices=list(SCORINGS))
     for name, value in SCORING_FIXED[scoring].items():
         if getattr(rules, name) != value:
-            raise RulesError(_fixed_message(scoring, name))
+            raise RulesError(_fixed_message(scoring, name), "scoring_fixed", scoring=scoring,
+                             field=name, value=shown_value(value))
 
 
 def fit_to_table(overrides: dict[str, Any], scoring: str) -> dict[str, Any]:
@@ -105,11 +107,13 @@ def fit_to_table(overrides: dict[str, Any], scoring: str) -> dict[str, Any]:
     {'target': 150, 'next_dealer': 'winner'}
     """
     if scoring not in SCORINGS:
-        raise RulesError(f"unknown scoring {scoring!r}; scorings: {', '.join(SCORINGS)}")
+        raise RulesError(f"unknown scoring {scoring!r}; scorings: {', '.join(SCORINGS)}",
+                         "unknown_scoring", scoring=repr(scoring), choices=list(SCORINGS))
     out = dict(overrides)
     for name, value in SCORING_FIXED[scoring].items():
         if name in out and out[name] != value:
-            raise RulesError(_fixed_message(scoring, name))
+            raise RulesError(_fixed_message(scoring, name), "scoring_fixed", scoring=scoring,
+                             field=name, value=shown_value(value))
         out[name] = value
     return out
 

@@ -157,7 +157,9 @@ def test_the_warmup_compiles_every_kernel_signature_the_expert_calls() -> None:
     assert r["searched"] >= 60 and "knock" in r["kinds"], r
     assert r["before"], "no compiled kernel function found"
     assert r["after"] == r["before"]
-    assert all(n >= 1 for n in r["before"].values()), r["before"]
+    # the entry points called from Python are compiled (helpers called only from compiled code
+    # have no signature of their own when the kernel was loaded from the disk cache)
+    assert all(r["before"][f] >= 1 for f in ("search", "rollout", "evolve_hands")), r["before"]
 
 
 def test_numba_keeps_its_own_cache_place_when_it_can() -> None:

@@ -254,6 +254,11 @@ def test_partnership_with_two_people_and_two_computers(new_context: Any,
     assert "Cy" in seat_chip(ann, 2).inner_text()
     assert "Ann" in seat_chip(cy, 0).inner_text()
     assert "(Easy)" in seat_chip(ann, 1).inner_text()
+    # every other seat shows its card count, the other table's seats too (counts are public)
+    for p, others in ((ann, (1, 2, 3)), (cy, (0, 1, 3))):
+        for n in others:
+            count = seat_chip(p, n).locator("[data-testid=seat-cards]")
+            assert re.fullmatch(r"1[01] cards", count.inner_text().strip()), (n, count.inner_text())
     play_hand([ann, cy], one_at_a_time=False, timeout=180.0)
     for p in (ann, cy):
         p.wait_for_selector("[data-testid=result]:visible")

@@ -281,4 +281,6 @@ def test_score_keeper_shown_cards_in_indonesian(page: Any, server: LiveServer) -
     with page.expect_response(lambda r: r.url.endswith("/hands")) as resp:
         page.click("[data-testid=kp-add]")
     assert resp.value.status == 422
-    expect(page.locator("[data-testid=kp-error]")).to_contain_text("not gin")
+    # in the page's language and in plain words (issue 13 item 2)
+    expect(page.locator("[data-testid=kp-error]")).to_have_text(
+        "Ronde 2: Bukan gin: kartu mati pengetuk 4.")

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import {
   makeT, interpolate, humanize, cardName, cardShort, rankLabel, reasonText, eventText, knockLimitText,
-  rulesSummary, resultHeadline, breakdownLabel, levelName, LANGUAGES,
+  rulesSummary, resultHeadline, breakdownLabel, levelName, LANGUAGES, serverReasonText, errorAnswerText,
 } from "../../src/ginrummy/web/static/i18n.js";
 
 const dir = fileURLToPath(new URL("../../src/ginrummy/web/locales/", import.meta.url));
@@ -120,4 +120,24 @@ test("result headlines and breakdown labels", () => {
   assert.equal(breakdownLabel({ code: "mystery_points", points: 1 }, en), "Mystery points");
   assert.equal(levelName("hard", en), "Hard");
   assert.equal(levelName({ name: "grandmaster", label: "GM" }, en), "GM");
+});
+
+test("a server reason is worded from the catalog, placed on its hand, in plain words", () => {
+  const over = { code: "over_knock_limit", params: { hand: 1, deadwood: 15, limit: 10 } };
+  assert.equal(serverReasonText(over, id, "id"), "Ronde 1: Kartu mati pengetuk 15, melebihi batas ketuk 10.");
+  assert.equal(serverReasonText(over, en, "en"), "Hand 1: The knocker's deadwood is 15, over the knock limit of 10.");
+  const num = { code: "sheet_number", params: { field: "knocker_deadwood", max: 100000, value: "-3" } };
+  assert.equal(serverReasonText(num, id, "id"), "kartu mati pengetuk: berikan bilangan bulat dari 0 sampai 100.000 (bukan -3).");
+  assert.equal(serverReasonText({ code: "not_in_hand", params: { card: "QS" } }, en, "en"), "The queen of spades is not in your hand.");
+  assert.equal(serverReasonText({ code: "no_such_code", params: {} }, en, "en"), null);
+  assert.equal(serverReasonText(null, en, "en"), null);
+});
+
+test("an error answer: the reason's words, else the server's message, else the generic text", () => {
+  const withReason = { detail: { code: "sheet", message: "English", reason: { code: "sheet_full", params: { max: 500 } } } };
+  assert.equal(errorAnswerText(withReason, id, "id"), "Satu lembar memuat paling banyak 500 ronde.");
+  assert.equal(errorAnswerText({ detail: { code: "x", message: "Server words", reason: { code: "new_code", params: {} } } }, id, "id"), "Server words");
+  assert.equal(errorAnswerText({ detail: [{ msg: "bad" }], message: "Body words", reason: { code: "body_invalid", params: { fields: ["seq"] } } }, en, "en"),
+    "The request has wrong or missing parts: seq.");
+  assert.equal(errorAnswerText(null, en, "en"), en("error.generic"));
 });

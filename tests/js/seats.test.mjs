@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import {
   seatLayout, seatPositions, presence, canStart, seatsRequest, cleanName, inviteCode, rememberSeat, heldSeat,
   forgetSeat, supersedes, withPresence, freshMessages, hasPeople, isWaiting, turnSeat, rematchOf, openSeats, creatorName,
+  cardCount,
 } from "../../src/ginrummy/web/static/seats.js";
 import { backoff, sseParser, LiveConnection } from "../../src/ginrummy/web/static/live.js";
 
@@ -44,6 +45,19 @@ test("only the creator starts, and only when no seat is open", () => {
   assert.equal(canStart({ ...full, phase: "draw", table: { ...full.table, status: "playing" } }), false);
   assert.equal(hasPeople({ you: 0, seats: [seat(0, "person"), seat(1, "computer")] }), false);
   assert.equal(hasPeople({ you: 0 }), false);
+});
+
+test("every seat's card count is shown, at both tables of a partnership; none before the start", () => {
+  const st = { phase: "draw", you: 0, table: { status: "playing", players: 4 },
+    seats: [seat(0, "person", { card_count: 11 }), seat(1, "person", { card_count: 10 }),
+      seat(2, "computer", { card_count: 10 }), seat(3, "computer", { card_count: 11 })] };
+  assert.deepEqual([0, 1, 2, 3].map((n) => cardCount(st, n)), [11, 10, 10, 11]);
+  const three = { phase: "opponent", you: 1, table: { status: "playing", players: 3 },
+    seats: [seat(0, "person", { card_count: 10 }), seat(1, "person", { card_count: null }), seat(2, "computer", { card_count: 10 })] };
+  assert.equal(cardCount(three, 1), null);  // sits this hand out
+  assert.equal(cardCount({ ...st, phase: "waiting", table: { status: "waiting" } }, 1), null);
+  assert.equal(cardCount({ phase: "draw", seats: [seat(0, "person")] }, 0), null);  // an older server
+  assert.equal(cardCount(st, 7), null);
 });
 
 test("the turn marker sits on the seat to act, never at a hand's end or before the start", () => {

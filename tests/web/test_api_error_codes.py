@@ -1,10 +1,15 @@
-"""docs/api.md and the server agree on the API's error codes (issue 13 item 11).
+"""docs/api.md and the server agree on the API's error codes (issue 13 item 11) and on their
+reasons with parameters (issue 13 item 2).
 
 Every error code docs/api.md documents is produced, with its documented status, by a request
 made here; every code the server's sources can answer with is documented (the game API's in
 docs/api.md, the score keeper's in docs/api.md or docs/variants.md). The two statements the
 issue found false are pinned down: a body that is not UTF-8 is 422 ``malformed``, and a hand
 order naming a card the person does not hold is 422 ``invalid`` and keeps nothing.
+
+Reasons: docs/api.md's table lists exactly :data:`ginrummy.errors.REASONS` (codes and parameter
+names); every listed reason is raised somewhere in the sources; every answer seen here carries a
+documented reason with exactly its documented parameters.
 """
 
 from __future__ import annotations
@@ -17,7 +22,9 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import Table
 
+import ginrummy
 import ginrummy.web
+from ginrummy.errors import PLACE_PARAMS, REASONS
 from ginrummy.web.ratelimit import RateLimits
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,7 +64,19 @@ def produced(files: list[Path]) -> set[str]:
     return codes
 
 
+def documented_reasons(doc: Path) -> dict[str, tuple[str, ...]]:
+    """The reasons table of docs/api.md: ``| `code` | `p1`, `p2` | when |`` rows."""
+    text = doc.read_text(encoding="utf-8")
+    section = text.split("## Reasons", 1)[1].split("\n## ", 1)[0]
+    out: dict[str, tuple[str, ...]] = {}
+    for code, params in re.findall(r"^\| `([a-z_0-9]+)` \| ([^|]*) \|", section, re.M):
+        assert code not in out, f"{code} is listed twice"
+        out[code] = tuple(re.findall(r"`([a-z_]+)`", params))
+    return out
+
+
 API_DOC = documented(ROOT / "docs" / "api.md")
+REASONS_DOC = documented_reasons(ROOT / "docs" / "api.md")
 VARIANTS_DOC = documented(ROOT / "docs" / "variants.md")
 
 
@@ -79,10 +98,17 @@ def test_every_documented_code_is_produced(make_client: Callable[..., TestClient
     client = make_client()
     seen: dict[str, int] = {}
 
+    reasons: dict[str, set[str]] = {}
+
     def note(r: object) -> None:
         resp = r  # an httpx.Response
         detail = resp.json()["detail"]  # type: ignore[attr-defined]
         seen[detail["code"]] = resp.status_code  # type: ignore[attr-defined]
+        reason = detail["reason"]
+        reasons.setdefault(reason["code"], set()).update(reason["params"])
+        assert set(reason["params"]) - set(PLACE_PARAMS) == set(REASONS_DOC[reason["code"]]), \
+            reason
+        assert detail["message"] and "{" not in detail["message"], detail
 
     t = Table(client, {"level": "easy"})
     actions = f"/api/games/{t.id}/actions"
@@ -132,6 +158,27 @@ def test_every_documented_code_is_produced(make_client: Callable[..., TestClient
         assert code in seen, f"{code} is documented but no request here produced it"
         assert not statuses or seen[code] in statuses, (code, seen[code], statuses)
     assert set(seen) <= set(API_DOC)
+    # a sample of the reasons, each with its parameters
+    assert {"not_a_card", "stale", "not_utf8", "unknown_preset", "unknown_level", "no_game",
+            "too_large", "method_not_allowed", "hand_in_play", "name_empty", "seat_count",
+            "turn_clock", "not_started", "no_seat", "creator_leaves", "quick_message",
+            "seats_open", "seat_taken", "not_creator", "table_full", "table_started",
+            "too_many_games"} <= set(reasons), sorted(reasons)
+    assert reasons["hand_in_play"] == {"number"} and reasons["too_many_games"] == {"seconds"}
+
+
+def test_the_reasons_table_is_the_list_of_reasons() -> None:
+    assert dict(REASONS) == REASONS_DOC
+
+
+def test_every_reason_is_raised_somewhere() -> None:
+    """Each listed reason appears as a string in the sources outside the list itself (a raise,
+    an answer): no documented reason is dead."""
+    sources = "\n".join(p.read_text(encoding="utf-8")
+                        for p in Path(ginrummy.__file__).parent.rglob("*.py")
+                        if p.name != "errors.py" or p.parent.name == "web")
+    unused = [code for code in REASONS if f'"{code}"' not in sources]
+    assert unused == []
 
 
 @pytest.mark.parametrize("body", [b"\xff\xfe{}", b'{"action": "dr\xe9w stock", "seq": 0}',
@@ -161,7 +208,8 @@ def test_an_order_naming_a_card_not_held_is_invalid_and_kept_nowhere(client: Tes
         r = client.put(url, json={"cards": cards}, headers=t.headers)
         assert r.status_code == 422, cards
         assert r.json()["detail"]["code"] == "invalid"
-        assert other in r.json()["detail"]["message"]
+        assert r.json()["detail"]["reason"] == {"code": "order_not_held",
+                                                "params": {"cards": [other]}}
         assert t.get()["hand"] == good  # the order kept before is unchanged
     # a part of the hand is still a valid order
     assert client.put(url, json={"cards": good[:2]}, headers=t.headers).status_code == 200

@@ -75,10 +75,13 @@ def test_hand_entries_counts_cards_undercut_dead_and_undo(client: TestClient) ->
     # an undercut that is not one, a knock over the limit: refused, naming the hand
     bad = s.add({"knocker": "Ana", "result": "undercut", "knocker_deadwood": 3,
                  "defender_deadwood": 20}, 422)
-    assert bad["detail"]["code"] == "sheet" and "hand 5: not an undercut" in \
-        bad["detail"]["message"]
+    assert bad["detail"]["code"] == "sheet"
+    assert bad["detail"]["reason"] == {"code": "not_undercut", "params": {"hand": 5}}
+    assert bad["detail"]["message"].startswith("Hand 5: Not an undercut")
     bad = s.add({"knocker": "Ana", "knocker_deadwood": 12, "defender_deadwood": 20}, 422)
-    assert "over the knock limit" in bad["detail"]["message"]
+    assert bad["detail"]["reason"] == {"code": "over_knock_limit",
+                                       "params": {"hand": 5, "deadwood": 12, "limit": 10}}
+    assert "over the knock limit of 10" in bad["detail"]["message"]
     assert len(s.data["sheet"]["hands"]) == 4
     r = client.delete(f"/api/sheets/{s.id}/hands/last", headers=s.h)
     assert r.status_code == 200 and len(r.json()["sheet"]["hands"]) == 3
@@ -87,10 +90,12 @@ def test_hand_entries_counts_cards_undercut_dead_and_undo(client: TestClient) ->
 def test_oklahoma_needs_the_upcard_and_doubles_spades(client: TestClient) -> None:
     s = Sheet(client, {"preset": "oklahoma", "players": ["A", "B"]})
     bad = s.add({"knocker": "A", "knocker_deadwood": 5, "defender_deadwood": 20}, 422)
+    assert bad["detail"]["reason"] == {"code": "sheet_upcard", "params": {"hand": 1}}
     assert "upcard" in bad["detail"]["message"]
     bad = s.add({"knocker": "A", "knocker_deadwood": 5, "defender_deadwood": 20,
                  "upcard": "3H"}, 422)
-    assert "over the knock limit 3" in bad["detail"]["message"]  # O-1
+    assert bad["detail"]["reason"]["params"] == {"hand": 1, "deadwood": 5, "limit": 3}  # O-1
+    assert "over the knock limit of 3" in bad["detail"]["message"]
     s.add({"knocker": "A", "knocker_deadwood": 5, "defender_deadwood": 17, "upcard": "QS"})
     assert s.data["sheet"]["hands"][-1]["points"] == 24  # T-25: 12 doubled (O-4)
     bad = s.add({"knocker": "A", "knocker_deadwood": 1, "defender_deadwood": 17,
@@ -119,20 +124,24 @@ def test_three_players_and_partnership(client: TestClient) -> None:
     assert "A-B" in r.text and "A+C" in r.text
 
 
-@pytest.mark.parametrize(("body", "code", "words"), [
-    ({"scoring": "poker", "players": ["A", "B"]}, "sheet", "scoring"),
-    ({"players": ["A", "B", "C"]}, "sheet", "give 2 names"),
-    ({"preset": "nope", "players": ["A", "B"]}, "rules", "unknown rules preset"),
+@pytest.mark.parametrize(("body", "code", "reason", "words"), [
+    ({"scoring": "poker", "players": ["A", "B"]}, "sheet", "unknown_scoring", "scoring"),
+    ({"players": ["A", "B", "C"]}, "sheet", "sheet_players", "Give 2 different names"),
+    ({"preset": "nope", "players": ["A", "B"]}, "rules", "unknown_preset", "no rules called"),
     ({"scoring": "three_player", "preset": "eaai", "rules": {"next_dealer": "loser"},
-      "players": ["A", "B", "C"]}, "rules", "next_dealer is decided by a three-player table"),
+      "players": ["A", "B", "C"]}, "rules", "scoring_fixed",
+     "Three players decides “Next dealer” itself"),
     ({"preset": "straight", "rules": {"oklahoma": True}, "players": ["A", "B"]}, "rules",
-     "straight gin"),
-    ({"players": ["A", "A"]}, "sheet", "players"),
+     "oklahoma_straight", "straight gin"),
+    ({"players": ["A", "A"]}, "sheet", "sheet_players", "names"),
 ])
-def test_bad_sheets(client: TestClient, body: dict[str, Any], code: str, words: str) -> None:
+def test_bad_sheets(client: TestClient, body: dict[str, Any], code: str, reason: str,
+                    words: str) -> None:
     r = client.post("/api/sheets", json=body)
     assert r.status_code == 422, r.text
-    assert r.json()["detail"]["code"] == code and words in r.json()["detail"]["message"]
+    detail = r.json()["detail"]
+    assert detail["code"] == code and detail["reason"]["code"] == reason
+    assert words in detail["message"]
 
 
 def test_sheets_are_owned(client: TestClient) -> None:

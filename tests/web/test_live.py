@@ -192,3 +192,91 @@ def test_a_stream_catches_up_from_since_and_needs_a_token(served: tuple[str, Any
         s_bo.next("state")
         assert _post(c, f"/api/games/{gid}/leave", bo).status_code == 200
         s_bo.next("end", timeout=15)
+
+
+def _count_calls(monkeypatch: pytest.MonkeyPatch, obj: Any, name: str) -> list[float]:
+    calls: list[float] = []
+    real = getattr(obj, name)
+
+    def counted(*a: Any, **k: Any) -> Any:
+        calls.append(time.monotonic())
+        return real(*a, **k)
+
+    monkeypatch.setattr(obj, name, counted)
+    return calls
+
+
+def test_an_idle_stream_reads_nothing_and_refreshes_its_presence_with_one_write(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two people connected, nobody acting: their streams do not read the table again (no
+    notification, nothing due with time within the lease), and each keeps its presence with
+    one conditional write per refresh (no authorization reads)."""
+    from ginrummy.web import tables_api
+    from ginrummy.web.seating import Seating
+
+    monkeypatch.setattr(tables_api, "PRESENCE_EVERY", 0.5)
+    views = _count_calls(monkeypatch, Seating, "live_view")
+    refreshes = _count_calls(monkeypatch, Seating, "refresh_presence")
+    with live_server(tmp_path / "idle.sqlite3") as (base, app), \
+            httpx.Client(base_url=base, timeout=10) as c:
+        gid, ann, bo = _table(c)
+        assert _post(c, f"/api/games/{gid}/start", ann).status_code == 200
+        s_ann, s_bo = Stream(base, gid, ann), Stream(base, gid, bo)
+        s_ann.next("state")
+        s_bo.next("state")
+        s_ann.next("presence", where=lambda d: d["seats"][1]["connected"])
+        time.sleep(0.5)  # the connects' own re-reads are done
+        authorize = _count_calls(monkeypatch, app.state.service.records, "authorize")
+        views_before, refreshes_before = len(views), len(refreshes)
+        time.sleep(4.0)
+        assert len(views) == views_before  # no re-read of a quiet table
+        assert len(authorize) == 0  # the refreshes read nothing
+        assert len(refreshes) - refreshes_before >= 8  # two streams, every 0.5 s
+        assert all(s["connected"] for s in c.get(
+            f"/api/games/{gid}", headers={"Authorization": f"Bearer {ann}"}).json()["seats"])
+        s_bo.close()
+        s_ann.close()
+
+
+def test_away_and_the_turn_clock_wake_a_quiet_stream_when_due(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without any notification, a stream reads the table again when its view changes with
+    time alone: a person who went away (AWAY_AFTER after leaving), a turn clock run out (its
+    turn is then played, and the other stream sees it)."""
+    from sqlalchemy import text
+
+    from ginrummy.web import table_state
+
+    monkeypatch.setattr(table_state, "AWAY_AFTER", 2.0)
+    with live_server(tmp_path / "due.sqlite3") as (base, app), \
+            httpx.Client(base_url=base, timeout=10) as c:
+        r = _post(c, "/api/games", body={"seats": [{"kind": "person"}, {"kind": "open"}],
+                                         "name": "Ann", "turn_clock": 15})
+        ann_made = r.json()
+        gid, ann = ann_made["game_id"], ann_made["token"]
+        bo = _post(c, f"/api/invites/{ann_made['invite']['code']}/join",
+                   body={"name": "Bo"}).json()["token"]
+        assert _post(c, f"/api/games/{gid}/start", ann).status_code == 200
+        s_ann = Stream(base, gid, ann)
+        _, st, _ = s_ann.next("state")
+        s_bo = Stream(base, gid, bo)
+        s_bo.next("state")
+        s_ann.next("presence", where=lambda d: d["seats"][1]["connected"])
+        s_bo.close()
+        _, gone, at_gone = s_ann.next("presence", where=lambda d: not d["seats"][1]["connected"])
+        assert gone["seats"][1]["away"] is False
+        _, away, at_away = s_ann.next("presence", where=lambda d: d["seats"][1]["away"],
+                                      timeout=10)
+        assert 1.5 <= at_away - at_gone <= 5.0, at_away - at_gone  # when due, not at a poll
+        # the turn clock: the mover's turn began 14 s ago; a quick message tells the stream
+        store = app.state.store
+        with store.engine.begin() as conn:
+            conn.execute(text("UPDATE deals SET turn_at = turn_at - 14 WHERE game_id = :i"),
+                         {"i": gid})
+        app.state.service.records.cache_drop(gid)
+        seq = st["seq"]
+        assert _post(c, f"/api/games/{gid}/messages", ann, {"message": "wait"}).status_code == 200
+        t0 = time.monotonic()
+        _, moved, at = s_ann.next("state", where=lambda d, q=seq: d["seq"] > q, timeout=10)
+        assert at - t0 <= 4.0  # at the deadline (about 1 s), not at a 30 s check
+        s_ann.close()

@@ -109,7 +109,8 @@ def test_unknown_hand_number(new_table: Callable[..., Table], client: TestClient
         r = client.get(url(t, n), headers=t.headers)
         assert r.status_code == 404, (n, r.text)
         assert r.json()["detail"] == {"code": "not_found",
-                                      "message": f"no hand {n} in this game"}
+                                      "message": f"There is no hand {n} in this game.",
+                                      "reason": {"code": "no_hand", "params": {"number": n}}}
     assert client.get(f"/api/games/{t.id}/hands/one/replay", headers=t.headers
                       ).status_code == 422
 

@@ -85,16 +85,19 @@ def test_waiting_writes_share_one_commit(store: Any, tmp_path: Path) -> None:
 
 
 def test_a_failing_write_fails_alone(store: Any) -> None:
-    (g1, d1), (g2, d2), (g3, d3) = _game(1), _game(2), _game(3)
+    (g1, d1), (g2, d2), (g3, d3), (g4, d4) = _game(1), _game(2), _game(3), _game(4)
     store.insert_game(g1, [d1])
     calls = [lambda: store.insert_game(g1, [d1]),  # duplicate id: IntegrityError
              lambda: store.insert_game(g2, [d2]),
              lambda: store.save(g1.id, 1, _changes(2), [d1]),
-             lambda: store.insert_game(g3, [d3])]
+             lambda: store.insert_game(g3, [d3]),
+             # a refused claim (a rematch another request made): nothing of it is written
+             lambda: store.insert_game(g4, [d4], first=lambda conn: False)]
     *results, _commits = _run_grouped(store, calls)
     assert isinstance(results[0], IntegrityError)
-    assert results[1:] == [None, True, None]
+    assert results[1:] == [True, True, True, False]
     assert store.get_game(g2.id) is not None and store.get_game(g3.id) is not None
+    assert store.get_game(g4.id) is None
     assert store.get_game(g1.id).seq == 2
 
 

@@ -325,13 +325,53 @@ def test_turn_clock_plays_the_late_persons_turn(client: TestClient) -> None:
     with svc.store.engine.begin() as conn:
         from sqlalchemy import text
 
-        conn.execute(text("UPDATE games SET updated_at = updated_at - 16 WHERE id = :i"),
+        # the deal's turn began 16 s ago (the clock counts from each deal's turn)
+        conn.execute(text("UPDATE deals SET turn_at = turn_at - 16 WHERE game_id = :i"),
                      {"i": ann.id})
     svc.records.cache_drop(ann.id)
     o = other.get()
     assert o["seq"] > seq
     assert o["phase"] in ("offer", "draw", "hand-over"), o["phase"]
     assert late.get()["phase"] in ("opponent", "hand-over")
+
+
+def test_each_partnership_table_has_its_own_turn_clock(client: TestClient) -> None:
+    """A move at one table of a partnership leaves the other table's deadline as it was, and
+    a clock that runs out plays only that table's late turn."""
+    from sqlalchemy import text
+
+    seats = [ME, cpu(), OPEN, cpu()]  # hand 1: tables (0, 1) and (2, 3): a person at each
+    ann, code = new_table(client, seats, scoring="partnership", turn_clock=60)
+    cy = join(client, code, "Cy")
+    started(ann)
+    a, c = ann.get(), cy.get()
+    assert a["phase"] in ("offer", "draw") and c["phase"] in ("offer", "draw")  # both to move
+    ann_deadline, cy_deadline = a["table"]["turn_deadline"], c["table"]["turn_deadline"]
+    assert ann_deadline is not None and cy_deadline is not None
+    assert a["table"]["other"]["turn_deadline"] == cy_deadline
+    assert c["table"]["other"]["turn_deadline"] == ann_deadline
+    time.sleep(0.05)
+    ann.act(choose(a, random.Random(1)))  # Ann's table moves on (her computer answers)
+    c2 = cy.get()
+    assert c2["phase"] == c["phase"] and c2["table"]["turn_deadline"] == cy_deadline
+    a2 = ann.get()
+    assert a2["table"]["other"]["turn_deadline"] == cy_deadline
+    assert a2["table"]["turn_deadline"] is None or a2["table"]["turn_deadline"] > ann_deadline
+    # Cy's clock runs out (his deal's turn began 61 s ago): only his turn is played
+    svc = client.app.state.service  # type: ignore[attr-defined]
+    with svc.store.engine.begin() as conn:
+        conn.execute(text("UPDATE deals SET turn_at = turn_at - 61 WHERE game_id = :i "
+                          "AND number = :n"), {"i": ann.id, "n": a2["table"]["other"]["deal"]})
+    svc.records.cache_drop(ann.id)
+    engine = svc.engine_of(ann.id)
+    before = [len(h.history) for h in engine.deals()]
+    a3 = ann.get()
+    after = [len(h.history) for h in svc.engine_of(ann.id).deals()]
+    mine = a3["table"]["deal"] - 1
+    theirs = a3["table"]["other"]["deal"] - 1
+    assert after[theirs] > before[theirs]  # Cy's turn was played
+    assert after[mine] == before[mine]  # Ann's table did not move
+    assert a3["phase"] == a2["phase"]
 
 
 # ----------------------------------------------------- three players and partnership, people
@@ -381,6 +421,43 @@ def test_three_players_with_people_and_a_computer(client: TestClient,
         _events_are_stable(p)
 
 
+@pytest.mark.parametrize("scoring, seats", [
+    ("partnership", [ME, OPEN, cpu(), cpu()]),
+    ("three_player", [ME, OPEN, cpu()]),
+    ("standard", [ME, OPEN]),
+])
+def test_every_seat_shows_its_card_count(client: TestClient, scoring: str,
+                                         seats: list[dict[str, Any]]) -> None:
+    """Card counts are public: every seat's, at both tables of a partnership, for every person
+    and in every state (the engine's own count); a seat sitting the hand out has none; cards
+    are never named."""
+    ann, code = new_table(client, seats, scoring=scoring)
+    bo = join(client, code, "Bo")
+    assert all(s["card_count"] is None for s in ann.get()["seats"])  # before the start
+    started(ann)
+    svc = client.app.state.service  # type: ignore[attr-defined]
+    rng = random.Random(4)
+    for step in range(12):
+        engine = svc.engine_of(ann.id)
+        want = engine.card_counts()
+        assert len(want) == {"partnership": 4}.get(scoring, 2)
+        for p in (ann, bo):
+            st = p.get()
+            got = {s["seat"]: s["card_count"] for s in st["seats"]}
+            assert got == {n: want.get(n) for n in range(len(seats))}, (step, got, want)
+            assert all(c in (10, 11) for c in want.values())
+            if scoring == "partnership":
+                other = st["table"]["other"]
+                assert dict(zip(other["players"], other["cards"], strict=True)) == \
+                    {n: want[n] for n in other["players"]}
+            check_seat_state(st, svc.engine_of(ann.id), p.seat, f"step {step}")
+        movers = [p for p in (ann, bo) if p.state["phase"] in ("offer", "draw", "discard")]
+        if not movers:
+            break
+        mover = movers[0]
+        mover.act(choose(mover.state, rng))
+
+
 @pytest.mark.parametrize("people_at", [(0, 2), (0, 1, 3), (0, 1, 2, 3)])
 def test_partnership_with_people_at_both_tables(client: TestClient,
                                                 people_at: tuple[int, ...]) -> None:
@@ -421,3 +498,70 @@ def test_tables_and_joins_count_against_the_new_game_limit(make_client: Any) -> 
     assert int(r.headers["Retry-After"]) >= 1
     r = client.post("/api/games", json={"seats": [ME, OPEN], "name": "Ann"})
     assert r.status_code == 429
+
+
+def test_two_rematch_requests_at_once_make_one_rematch(client: TestClient, db_url: str) -> None:
+    """Two processes take the creator's rematch request at the same moment (each read the table
+    without a rematch and built one): one transaction wins, both answer its game, and nothing of
+    the other is stored (no orphan game)."""
+    import threading
+
+    from sqlalchemy import text
+
+    from ginrummy.store import Store
+    from ginrummy.web.seating import Seating
+    from ginrummy.web.service import TableService
+
+    ann, bo = two_people(client, rules={"target": 20})
+    started(ann)
+    play_until([ann, bo], random.Random(5), lambda ss: ss[0]["phase"] == "game-over")
+    stores = [Store(db_url), Store(db_url)]  # two processes: no lock, no cache in common
+    try:
+        seatings = [Seating(TableService(s)) for s in stores]
+        both_built = threading.Barrier(2, timeout=30)
+        built: list[str] = []
+        for seating in seatings:
+            real = seating._rematch_of
+
+            def held(row: Any, table: Any, real: Any = real) -> Any:
+                made = real(row, table)
+                built.append(made[1].game_id)
+                both_built.wait()  # neither writes before both have read and built
+                return made
+
+            seating._rematch_of = held  # type: ignore[method-assign]
+
+        def count(sql: str) -> int:
+            with stores[0].engine.connect() as conn:
+                return int(conn.execute(text(sql)).scalar_one())
+
+        games_before = count("SELECT count(*) FROM games")
+        tables_before = count("SELECT count(*) FROM tables")
+        answers: list[Any] = [None, None]
+
+        def ask(i: int) -> None:
+            try:
+                answers[i] = seatings[i].rematch(ann.id, ann.token)
+            except Exception as e:  # pragma: no cover - shown by the assertion below
+                answers[i] = e
+
+        threads = [threading.Thread(target=ask, args=(i,)) for i in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert all(isinstance(a, dict) for a in answers), answers
+        assert len(set(built)) == 2  # two were built...
+        new_id = answers[0]["game_id"]
+        assert answers[1]["game_id"] == new_id and new_id in built  # ...one was kept
+        loser = next(b for b in built if b != new_id)
+        assert count("SELECT count(*) FROM games") == games_before + 1
+        assert count("SELECT count(*) FROM tables") == tables_before + 1
+        assert count(f"SELECT count(*) FROM games WHERE id = '{loser}'") == 0
+        assert count(f"SELECT count(*) FROM seats WHERE game_id = '{loser}'") == 0
+        assert ann.get()["table"]["rematch"] == {"game_id": new_id}
+        nb = client.get(f"/api/games/{new_id}", headers=bo.headers)
+        assert nb.status_code == 200 and nb.json()["you"] == 1
+    finally:
+        for s in stores:
+            s.close()

@@ -19,7 +19,9 @@ def test_presets_fit_under_the_cap() -> None:
 def test_new_game_target_capped(client: TestClient, scoring: str) -> None:
     r = client.post("/api/games", json={"scoring": scoring, "rules": {"target": 1001}})
     assert r.status_code == 422 and r.json()["detail"]["code"] == "rules", r.text
-    assert "1000" in r.json()["detail"]["message"]
+    assert r.json()["detail"]["reason"] == {"code": "target_cap",
+                                            "params": {"max": 1000, "value": 1001}}
+    assert "1,000" in r.json()["detail"]["message"]
     r = client.post("/api/games", json={"scoring": scoring, "rules": {"target": 100_000}})
     assert r.status_code == 422
     assert client.post("/api/games", json={"scoring": scoring,

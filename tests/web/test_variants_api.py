@@ -126,24 +126,26 @@ def test_meta_offers_scorings_and_field_dependencies(client: TestClient) -> None
     assert m["defaults"]["knock_limit"] == 10
 
 
-@pytest.mark.parametrize(("body", "words"), [
+@pytest.mark.parametrize(("body", "reason", "words"), [
     ({"scoring": "three_player", "preset": "eaai", "rules": {"next_dealer": "alternate"}},
-     "next_dealer is decided by a three-player table itself"),
+     "scoring_fixed", "Three players decides “Next dealer” itself"),
     ({"scoring": "partnership", "preset": "partnership", "rules": {"extra_boxes": True}},
-     "extra_boxes is decided by a partnership table itself"),
+     "scoring_fixed", "Partnership decides “Extra boxes for gin and undercut” itself"),
     ({"scoring": "hollywood", "preset": "oklahoma", "rules": {"knock_limit": 0}},
-     "cannot be combined with straight gin"),
-    ({"preset": "standard", "rules": {"oklahoma_ace": "one"}}, "needs oklahoma on"),
+     "oklahoma_straight", "cannot be played with straight gin"),
+    ({"preset": "standard", "rules": {"oklahoma_ace": "one"}}, "oklahoma_ace_off",
+     "turn Oklahoma on first"),
     ({"scoring": "three_player", "rules": {"oklahoma_spade_double": False}},
-     "needs oklahoma on"),
-    ({"scoring": "four_hands"}, "unknown scoring"),
+     "oklahoma_spade_off", "turn Oklahoma on first"),
+    ({"scoring": "four_hands"}, "unknown_scoring", "no way of scoring called four_hands"),
 ])
 def test_incoherent_tables_are_refused_with_a_clear_error(client: TestClient,
-                                                          body: dict[str, Any],
+                                                          body: dict[str, Any], reason: str,
                                                           words: str) -> None:
     r = client.post("/api/games", json={"level": "easy", **body})
     assert r.status_code == 422, r.text
     assert r.json()["detail"]["code"] == "rules"
+    assert r.json()["detail"]["reason"]["code"] == reason
     assert words in r.json()["detail"]["message"]
 
 

@@ -164,8 +164,9 @@ def test_taken_card_may_not_be_discarded(new_table: Callable[..., Table]) -> Non
         assert card and card in t.state["hand"]
         assert all(a.get("card") != card for a in t.state["legal"])
         r = t.post(f"discard {card}")
-        assert r.status_code == 422 and "took it from the discard pile" in \
+        assert r.status_code == 422 and "just took it from the discard pile" in \
             r.json()["detail"]["message"]
+        assert r.json()["detail"]["reason"] == {"code": "taken_card", "params": {"card": card}}
         return
     raise AssertionError("never got to take a discard")
 

@@ -59,6 +59,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.pool import StaticPool
 
 __all__ = ["Store", "GameRow", "DealRow", "default_database_url", "SCHEMA_VERSION", "SYNC_MODES",
+           "seats_text", "seats_of_text",
            "sqlite_sync_mode", "create_schema", "storable_id", "SchemaError", "LIVE_CHANNEL",
            "DEFAULT_POOL_SIZE"]
 
@@ -68,8 +69,12 @@ log = logging.getLogger("ginrummy.store")
 #: database (:func:`create_schema`) and refuses a newer one. 2: ``games.turns`` (the table of
 #: each action of a partnership with people at both tables) and the tables of
 #: :mod:`ginrummy.store.tables`. 3: score keeper sheets of the first layout (their hands inside
-#: the heading) moved to ``sheet_hands`` (:func:`ginrummy.store.sheets.move_old_hands`).
-SCHEMA_VERSION = 3
+#: the heading) moved to ``sheet_hands`` (:func:`ginrummy.store.sheets.move_old_hands`). 4:
+#: every seat's side of the results (``games.winner_seats``; ``deals.players``,
+#: ``winner_seat``, ``knocker_seat``) and the browser at each seat (``seats.player_id``), for
+#: the statistics of every person at a table. 5: ``deals.turn_at`` (when the deal's turn began:
+#: a turn clock per table of a partnership).
+SCHEMA_VERSION = 5
 #: the PostgreSQL channel of committed game changes; payload ``"<game_id>:<seq>"``.
 LIVE_CHANNEL = "ginrummy_live"
 #: connections kept open to PostgreSQL by one process when no size is given (web/app.py passes
@@ -118,6 +123,7 @@ games = Table(
     Column("finished_at", Float),
     Column("version", Integer, nullable=False, default=SCHEMA_VERSION),
     Column("turns", Text),  # see ginrummy.web.engines.MatchEngine
+    Column("winner_seats", String(16)),  # "0" / "1,3": the winning seats once over
 )
 
 deals = Table(
@@ -134,6 +140,10 @@ deals = Table(
     Column("result_winner", Integer),
     Column("result_knocker", Integer),
     Column("result_points", Integer),
+    Column("players", String(16)),  # "0,2": the seats at engine seats 0 and 1
+    Column("winner_seat", Integer),  # once over: the winning seat (None: dead or tie)
+    Column("knocker_seat", Integer),
+    Column("turn_at", Float),  # when the deal's current turn began (its last action or deal)
 )
 
 
@@ -209,11 +219,18 @@ class GameRow:
     updated_at: float = field(default_factory=time.time)
     finished_at: float | None = None
     turns: str | None = None
+    #: the seats that won (a partnership: both partners'), once over; ``()``: nobody
+    winner_seats: tuple[int, ...] | None = None
 
 
 @dataclass
 class DealRow:
-    """One deal: deck (card texts, deal order), salt, commitment, actions (texts), result."""
+    """One deal: deck (card texts, deal order), salt, commitment, actions (texts), result.
+
+    ``finished``, ``result_winner`` and ``result_knocker`` are seat 0's side (0: seat 0, 1:
+    its opponent; ``finished`` only on the deals seat 0 plays); ``players`` (the seats at the
+    deal's engine seats 0 and 1), ``winner_seat`` and ``knocker_seat`` are seats, for every
+    deal; ``result_kind`` and ``result_points`` are set once the deal is over."""
 
     number: int
     dealer: int
@@ -226,6 +243,24 @@ class DealRow:
     result_winner: int | None = None
     result_knocker: int | None = None
     result_points: int | None = None
+    players: tuple[int, int] | None = None
+    winner_seat: int | None = None
+    knocker_seat: int | None = None
+    #: when the deal's current turn began, seconds since the epoch (its last action, or its
+    #: dealing); ``None`` in deals stored before schema 5
+    turn_at: float | None = None
+
+
+def seats_text(seats: tuple[int, ...] | None) -> str | None:
+    """``(1, 3)`` -> ``"1,3"`` (``None`` stays ``None``)."""
+    return None if seats is None else ",".join(str(s) for s in seats)
+
+
+def seats_of_text(text_: str | None) -> tuple[int, ...] | None:
+    """``"1,3"`` -> ``(1, 3)``; ``""`` -> ``()``; ``None`` stays ``None``."""
+    if text_ is None:
+        return None
+    return tuple(int(s) for s in text_.split(",") if s)
 
 
 def _game_values(g: GameRow) -> dict[str, Any]:
@@ -237,7 +272,7 @@ def _game_values(g: GameRow) -> dict[str, Any]:
         "hand_order": None if g.hand_order is None else json.dumps(g.hand_order),
         "status": g.status, "winner": g.winner, "margin": g.margin, "created_at": g.created_at,
         "updated_at": g.updated_at, "finished_at": g.finished_at, "version": SCHEMA_VERSION,
-        "turns": g.turns,
+        "turns": g.turns, "winner_seats": seats_text(g.winner_seats),
     }
 
 
@@ -247,6 +282,8 @@ def _deal_values(game_id: str, d: DealRow) -> dict[str, Any]:
         "salt": d.salt, "commitment": d.commitment, "actions": "\n".join(d.actions),
         "finished": d.finished, "result_kind": d.result_kind, "result_winner": d.result_winner,
         "result_knocker": d.result_knocker, "result_points": d.result_points,
+        "players": seats_text(d.players), "winner_seat": d.winner_seat,
+        "knocker_seat": d.knocker_seat, "turn_at": d.turn_at,
     }
 
 
@@ -257,7 +294,7 @@ def _game_row(r: Any) -> GameRow:
         last_action=r.last_action, last_action_seq=r.last_action_seq,
         hand_order=None if r.hand_order is None else json.loads(r.hand_order), status=r.status,
         winner=r.winner, margin=r.margin, created_at=r.created_at, updated_at=r.updated_at,
-        finished_at=r.finished_at, turns=r.turns,
+        finished_at=r.finished_at, turns=r.turns, winner_seats=seats_of_text(r.winner_seats),
     )
 
 
@@ -267,7 +304,13 @@ def _deal_row(r: Any) -> DealRow:
         commitment=r.commitment, actions=[a for a in r.actions.split("\n") if a],
         finished=bool(r.finished), result_kind=r.result_kind, result_winner=r.result_winner,
         result_knocker=r.result_knocker, result_points=r.result_points,
+        players=_pair(seats_of_text(r.players)), winner_seat=r.winner_seat,
+        knocker_seat=r.knocker_seat, turn_at=r.turn_at,
     )
+
+
+def _pair(seats: tuple[int, ...] | None) -> tuple[int, int] | None:
+    return (seats[0], seats[1]) if seats is not None and len(seats) == 2 else None
 
 
 # Statements built once, with bound parameters: SQLAlchemy then reuses their compiled form
@@ -365,7 +408,11 @@ def _migrate(conn: Connection, found: int) -> None:
     once per database (the new tables are created by ``create_all``):
 
     * 1 -> 2: add ``games.turns`` to a database made before it;
-    * 2 -> 3: move the hands of score keeper sheets of the first layout to ``sheet_hands``.
+    * 2 -> 3: move the hands of score keeper sheets of the first layout to ``sheet_hands``;
+    * 3 -> 4: the columns of every seat's results and of the browser at each seat (empty for
+      the games played before: their statistics stay seat 0's, its creator's);
+    * 4 -> 5: ``deals.turn_at`` (empty for the deals before: their turn clock counts from the
+      game's last change, as it did).
     """
     from sqlalchemy import inspect
 
@@ -377,6 +424,21 @@ def _migrate(conn: Connection, found: int) -> None:
         from .sheets import move_old_hands  # sheets builds on this module
 
         move_old_hands(conn)
+    if found < 4:
+        for table, column, kind in (("games", "winner_seats", "VARCHAR(16)"),
+                                    ("deals", "players", "VARCHAR(16)"),
+                                    ("deals", "winner_seat", "INTEGER"),
+                                    ("deals", "knocker_seat", "INTEGER"),
+                                    ("seats", "player_id", "VARCHAR(64)")):
+            if found_tables.has_table(table) and \
+                    column not in {c["name"] for c in found_tables.get_columns(table)}:
+                conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
+        if found_tables.has_table("seats"):
+            conn.execute(text("CREATE INDEX IF NOT EXISTS ix_seats_player_id "
+                              "ON seats (player_id)"))
+    if found < 5 and found_tables.has_table("deals") and \
+            "turn_at" not in {c["name"] for c in found_tables.get_columns("deals")}:
+        conn.execute(text("ALTER TABLE deals ADD COLUMN turn_at FLOAT"))
 
 
 class _Conflict(Exception):
@@ -558,21 +620,31 @@ class Store:
             for job in group:
                 job.done = True
 
-    def insert_game(self, game: GameRow, new_deals: list[DealRow]) -> None:
-        """Create a game with its first deal(s), in one transaction."""
+    def insert_game(self, game: GameRow, new_deals: list[DealRow],
+                    first: Callable[[Connection], bool] | None = None) -> bool:
+        """Create a game with its first deal(s), in one transaction. ``first(conn)``, if
+        given, runs first in that transaction (the rows that must exist with the game, a claim
+        that only one request may win): when it returns False it has written nothing, and
+        nothing is written (False is returned)."""
         values = _game_values(game)
         deal_values = [_deal_values(game.id, d) for d in new_deals]
 
         def write(conn: Connection) -> None:
+            if first is not None and not first(conn):
+                raise _Conflict()  # nothing written
             conn.execute(_INSERT_GAME, values)
             for v in deal_values:
                 conn.execute(_INSERT_DEAL, v)
             if self.postgres:
                 self._notify(conn, game.id, game.seq)
 
-        self._write(write)
+        try:
+            self._write(write)
+        except _Conflict:
+            return False
         if not self.postgres:
             self._call_listeners(game.id, game.seq)
+        return True
 
     def save(self, game_id: str, old_seq: int, changes: dict[str, Any],
              changed_deals: list[DealRow]) -> bool:

@@ -11,7 +11,8 @@
   level, the person's display name and token hash (never the token), ``connected_until`` (the
   presence kept by the open live streams, seconds since the epoch), ``left`` (the person left:
   a computer plays the seat), ``computer_for_away`` (the creator handed the away seat to a
-  computer) and the person's hand order.
+  computer), the person's hand order and the browser (its ``ginrummy_player`` id) that sits
+  there, whose statistics count the seat's games (:meth:`TableStore.joined_games`).
 * ``table_messages``: the preset quick messages sent at a table.
 
 The rows of a new table are written before its ``games`` row, so that a game is never seen
@@ -28,6 +29,7 @@ from typing import Any
 from sqlalchemy import (
     Boolean,
     Column,
+    Connection,
     Engine,
     Float,
     Integer,
@@ -36,13 +38,15 @@ from sqlalchemy import (
     Text,
     delete,
     insert,
+    or_,
     select,
     update,
 )
 
-from .db import create_schema, metadata
+from .db import create_schema, deals, games, metadata, seats_of_text, storable_id
 
-__all__ = ["TableStore", "TableRow", "SeatRow", "MessageRow", "MESSAGES_KEPT"]
+__all__ = ["TableStore", "TableRow", "SeatRow", "MessageRow", "JoinedGame", "DealResult",
+           "MESSAGES_KEPT"]
 
 #: the messages kept per table (the oldest go).
 MESSAGES_KEPT = 50
@@ -71,6 +75,7 @@ seats = Table(
     Column("left", Boolean, nullable=False, default=False),
     Column("computer_for_away", Boolean, nullable=False, default=False),
     Column("hand_order", Text),
+    Column("player_id", String(64), index=True),
 )
 
 table_messages = Table(
@@ -97,6 +102,7 @@ class SeatRow:
     left: bool = False
     computer_for_away: bool = False
     hand_order: dict[str, Any] | None = None
+    player_id: str | None = None
 
 
 @dataclass
@@ -115,6 +121,32 @@ class TableRow:
 
 
 @dataclass(frozen=True)
+class JoinedGame:
+    """A game of a table a browser joined: the seat it holds and the game's result columns
+    (``winner_seats``: see :class:`~ginrummy.store.db.GameRow`)."""
+
+    game_id: str
+    seat: int
+    status: str
+    winner_seats: tuple[int, ...] | None
+    margin: int | None
+    created_at: float
+    finished_at: float | None
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """A finished deal's result in seats: the two seats that played it, its kind, the
+    winning and the knocking seat (``None``: none)."""
+
+    game_id: str
+    players: tuple[int, ...]
+    kind: str
+    winner_seat: int | None
+    knocker_seat: int | None
+
+
+@dataclass(frozen=True)
 class MessageRow:
     """A quick message: the seat that sent it, its code, the table's ``seq`` then, the time."""
 
@@ -128,14 +160,16 @@ def _seat_values(game_id: str, s: SeatRow) -> dict[str, Any]:
     return {"game_id": game_id, "seat": s.seat, "kind": s.kind, "level": s.level,
             "name": s.name, "token_hash": s.token_hash, "connected_until": s.connected_until,
             "left": s.left, "computer_for_away": s.computer_for_away,
-            "hand_order": None if s.hand_order is None else json.dumps(s.hand_order)}
+            "hand_order": None if s.hand_order is None else json.dumps(s.hand_order),
+            "player_id": s.player_id}
 
 
 def _seat_row(r: Any) -> SeatRow:
     return SeatRow(seat=r.seat, kind=r.kind, level=r.level, name=r.name,
                    token_hash=r.token_hash, connected_until=float(r.connected_until or 0.0),
                    left=bool(r.left), computer_for_away=bool(r.computer_for_away),
-                   hand_order=None if r.hand_order is None else json.loads(r.hand_order))
+                   hand_order=None if r.hand_order is None else json.loads(r.hand_order),
+                   player_id=r.player_id)
 
 
 class TableStore:
@@ -175,16 +209,71 @@ class TableStore:
                                 .limit(MESSAGES_KEPT)).all()
         return [MessageRow(r.seat, r.message, r.seq_at, r.at) for r in reversed(rows)]
 
+    def joined_games(self, player_id: str) -> list[JoinedGame]:
+        """The games where the browser ``player_id`` holds a seat at a table it did not create
+        (one per game: its lowest such seat), oldest first."""
+        if not storable_id(player_id):
+            return []
+        q = (select(games.c.id, games.c.status, games.c.winner_seats, games.c.margin,
+                    games.c.created_at, games.c.finished_at, seats.c.seat)
+             .join(seats, seats.c.game_id == games.c.id)
+             .where(seats.c.player_id == player_id,
+                    or_(games.c.player_id.is_(None), games.c.player_id != player_id))
+             .order_by(games.c.created_at, seats.c.seat))
+        with self.engine.connect() as conn:
+            rows = conn.execute(q).all()
+        out: dict[str, JoinedGame] = {}
+        for r in rows:
+            out.setdefault(r.id, JoinedGame(r.id, r.seat, r.status,
+                                            seats_of_text(r.winner_seats), r.margin,
+                                            r.created_at, r.finished_at))
+        return list(out.values())
+
+    def deal_results(self, game_ids: list[str]) -> list[DealResult]:
+        """The results of the finished deals of ``game_ids`` in seats (deals stored before
+        schema 4 have none)."""
+        out: list[DealResult] = []
+        for i in range(0, len(game_ids), 500):  # bounded IN lists
+            q = (select(deals.c.game_id, deals.c.players, deals.c.result_kind,
+                        deals.c.winner_seat, deals.c.knocker_seat)
+                 .where(deals.c.game_id.in_(game_ids[i:i + 500]),
+                        deals.c.players.is_not(None), deals.c.result_kind.is_not(None)))
+            with self.engine.connect() as conn:
+                out.extend(DealResult(r.game_id, seats_of_text(r.players) or (),
+                                      r.result_kind, r.winner_seat, r.knocker_seat)
+                           for r in conn.execute(q).all())
+        return out
+
     # --------------------------------------------------------------------------------- write
     def insert(self, row: TableRow) -> None:
         """A new table with its seats (before its ``games`` row)."""
         with self.engine.begin() as conn:
-            conn.execute(insert(tables).values(
-                game_id=row.game_id, status=row.status, creator_seat=row.creator_seat,
-                invite_hash=row.invite_hash, turn_clock=row.turn_clock,
-                rematch_id=row.rematch_id, version=row.version, created_at=row.created_at))
-            for s in row.seats:
-                conn.execute(insert(seats).values(**_seat_values(row.game_id, s)))
+            self.write_table(conn, row)
+
+    @staticmethod
+    def write_table(conn: Connection, row: TableRow) -> None:
+        """Insert a new table with its seats in the caller's transaction ``conn``."""
+        conn.execute(insert(tables).values(
+            game_id=row.game_id, status=row.status, creator_seat=row.creator_seat,
+            invite_hash=row.invite_hash, turn_clock=row.turn_clock,
+            rematch_id=row.rematch_id, version=row.version, created_at=row.created_at))
+        for s in row.seats:
+            conn.execute(insert(seats).values(**_seat_values(row.game_id, s)))
+
+    @classmethod
+    def write_rematch(cls, conn: Connection, old_id: str, new: TableRow) -> bool:
+        """In the caller's transaction ``conn``: point table ``old_id`` to its rematch ``new``
+        (its version goes up) and insert ``new`` with its seats, only if ``old_id`` has no
+        rematch yet. False, nothing written, when it has one (another request made it: on
+        PostgreSQL the second such UPDATE waits for the first transaction, then matches no
+        row; on SQLite writers take turns)."""
+        res = conn.execute(update(tables)
+                           .where(tables.c.game_id == old_id, tables.c.rematch_id.is_(None))
+                           .values(rematch_id=new.game_id, version=tables.c.version + 1))
+        if res.rowcount != 1:
+            return False
+        cls.write_table(conn, new)
+        return True
 
     def change_seat(self, game_id: str, version: int, seat: int, expect: dict[str, Any],
                     values: dict[str, Any], table: dict[str, Any] | None = None) -> bool:
@@ -222,6 +311,19 @@ class TableStore:
         with self.engine.begin() as conn:
             conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
                          .values(connected_until=until))
+
+    def refresh_presence(self, game_id: str, seat: int, token_hash: str, until: float) -> bool:
+        """A live stream's refresh of its seat's ``connected_until``, in one statement that
+        reads nothing first: False (nothing written) when the seat is no longer this token's
+        person (left, or never)."""
+        with self.engine.begin() as conn:
+            res = conn.execute(update(seats)
+                               .where(seats.c.game_id == game_id, seats.c.seat == seat,
+                                      seats.c.kind == "person",
+                                      seats.c.token_hash == token_hash,
+                                      seats.c.left.is_(False))
+                               .values(connected_until=until))
+            return bool(res.rowcount == 1)
 
     def set_hand_order(self, game_id: str, seat: int, order: dict[str, Any]) -> None:
         with self.engine.begin() as conn:

@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import (
     Column,
+    Connection,
     Engine,
     Float,
     MetaData,
@@ -56,8 +57,13 @@ class VariantStore:
     # ------------------------------------------------------------------------- game scorings
     def set_scoring(self, game_id: str, scoring: str) -> None:
         with self._writing, self.engine.begin() as conn:
-            conn.execute(insert(game_tables).values(game_id=game_id, scoring=scoring,
-                                                    created_at=time.time()))
+            self.write_scoring(conn, game_id, scoring)
+
+    @staticmethod
+    def write_scoring(conn: Connection, game_id: str, scoring: str) -> None:
+        """Keep a game's scoring in the caller's transaction ``conn``."""
+        conn.execute(insert(game_tables).values(game_id=game_id, scoring=scoring,
+                                                created_at=time.time()))
 
     def scoring(self, game_id: str) -> str | None:
         """The game's scoring, or None (a standard game, or no such game)."""

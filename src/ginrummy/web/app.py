@@ -18,6 +18,7 @@ from contextlib import asynccontextmanager
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 import anyio.to_thread
 from fastapi import FastAPI, Header, Query, Request
@@ -39,11 +40,12 @@ from ..rules import FIELD_CHOICES, NEW_TARGET_MAX, PRESETS, Rules, check_new_tar
 from ..store import Store, default_database_url
 from ..store.retention import Retention
 from .delivery import RevalidatedStatic, add_head_extras, revalidated_file
-from .errors import BadRequest, NotFound, Stale, Unavailable
+from .errors import BadRequest, NotFound, Stale, Unavailable, from_engine
 from .housekeeping import retention_task
 from .i18n import LANGUAGE_NAMES, LANGUAGES, negotiate, valid_language
 from .keeper_api import install_keeper
 from .live import LiveHub
+from .messages import LANGUAGE, language, reason_text
 from .pages import PAGE_NAMES, render_not_found, render_page
 from .ratelimit import Limiter, RateLimits, make_limiter
 from .replay_api import install_replay
@@ -60,7 +62,7 @@ from .schemas import (
 from .seating import Seating
 from .service import TableService
 from .tables_api import install_tables
-from .text import printable
+from .text import TextError, printable
 from .tutorial_api import install_tutorial
 from .variants import menu_meta
 
@@ -113,7 +115,7 @@ class BodyLimit:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
-        too_big = error_response(413, "too_large", f"the request body is over {self.limit} bytes")
+        too_big = error_response(413, "too_large", "too_large", {"limit": self.limit})
         for k, v in scope.get("headers", []):
             if k == b"content-length":
                 try:
@@ -142,8 +144,8 @@ class BodyLimit:
             try:  # the API's bodies are JSON, hence UTF-8 (docs/api.md: 422 malformed)
                 data.decode("utf-8")
             except UnicodeDecodeError as e:
-                await error_response(422, "malformed", "the request body is not UTF-8 text "
-                                     f"(byte {e.start})")(scope, receive, send)
+                await error_response(422, "malformed", "not_utf8",
+                                     {"byte": e.start})(scope, receive, send)
                 return
         done = False
 
@@ -212,6 +214,8 @@ class PerRequest:
         if new_player:
             pid = secrets.token_urlsafe(18)
         scope.setdefault("state", {})["player_id"] = pid
+        # the language of this request's messages (docs/api.md "Reasons")
+        LANGUAGE.set(_scope_language(scope, cookies))
         path = scope.get("path", "")
         is_api = path.startswith("/api/")
         set_cookie = new_player and (is_api or path == "/")
@@ -382,23 +386,23 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
     app.add_middleware(PerRequest, limiter=requests_by_ip)  # outermost: sees every answer
 
+    # (the handlers run on the event loop, in the request's context: its language)
     @app.exception_handler(Stale)
     async def _stale(_request: Request, exc: Stale) -> JSONResponse:
-        return error_response(409, "stale", "the game has moved on since that state: here is "
-                              "the current one", state=exc.state)
+        return error_response(409, "stale", "stale", state=exc.state)
 
     @app.exception_handler(NotFound)
-    async def _not_found(_request: Request, _exc: NotFound) -> JSONResponse:
+    async def _not_found(_request: Request, exc: NotFound) -> JSONResponse:
         # a game, table or invite that does not exist, or not for this token
-        return error_response(404, "not_found", "no such game or invite (or not for this token)")
+        return error_response(404, "not_found", exc.reason, exc.params)
 
     @app.exception_handler(Unavailable)
     async def _unavailable(_request: Request, exc: Unavailable) -> JSONResponse:
-        return error_response(exc.status, exc.code, exc.message)
+        return error_response(exc.status, exc.code, exc.reason, exc.params)
 
     @app.exception_handler(BadRequest)
     async def _bad(_request: Request, exc: BadRequest) -> JSONResponse:
-        return error_response(422, exc.code, exc.message)
+        return error_response(422, exc.code, exc.reason, exc.params)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
@@ -409,11 +413,12 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
                 return _html_page(doc, language, None, status=404, no_cache=True)
             return await http_exception_handler(request, exc)
         if exc.status_code == 400:  # FastAPI could not read the body (e.g. not UTF-8)
-            return error_response(422, "malformed",
-                                  f"the request body cannot be read: {exc.detail}")
+            return error_response(422, "malformed", "body_unreadable")
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code,
                                                                  f"http_{exc.status_code}")
-        resp = error_response(exc.status_code, code, str(exc.detail))
+        reason, params = {404: ("no_page", {}), 405: ("method_not_allowed", {})}.get(
+            exc.status_code, ("other", {"text": str(exc.detail)}))
+        resp = error_response(exc.status_code, code, reason, params)
         resp.headers.update(exc.headers or {})
         return resp
 
@@ -423,8 +428,22 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         # {"seq": 1e400} or NaN would otherwise break the answer (500)
         # and a lone surrogate in the input (refused by schemas.Body) cannot be encoded at all,
         # nor input nested thousands deep: text.printable mends the one and bounds the other
-        return JSONResponse({"detail": _finite(jsonable_encoder(printable(exc.errors())))},
-                            status_code=422)
+        # its reason: a refused name's own (text.TextError), else the parts at fault
+        errors = exc.errors()
+        own = [e["ctx"]["error"] for e in errors
+               if isinstance((e.get("ctx") or {}).get("error"), TextError)]
+        if own:
+            reason = {"code": own[0].reason, "params": dict(own[0].params)}
+        else:
+            where = sorted({".".join(str(p) for p in e.get("loc", ())[1:] if p != "body")
+                            or str(e.get("loc", ("body",))[0]) for e in errors})[:8]
+            reason = {"code": "body_invalid", "params": {"fields": where}}
+        return JSONResponse({"detail": _finite(jsonable_encoder(printable(errors))),
+                             "message": printable(reason_text(reason["code"],
+                                                              reason["params"])),
+                             "reason": printable(reason)},
+                            status_code=422, headers={"Content-Language": language(),
+                                                      "Vary": "Accept-Language, Cookie"})
 
     # ------------------------------------------------------------------------------ the API
     @app.get("/api/meta", responses=_documented(429))
@@ -441,7 +460,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
             **menu_meta(),  # scorings and field dependencies (docs/variants.md)
         }
 
-    def _limited(request: Request, message: str) -> Response | None:
+    def _limited(request: Request, reason: str) -> Response | None:
         """429 when the client made too many games, tables, joins or sheets (per address and
         per browser), else None."""
         pid = request.state.player_id
@@ -449,18 +468,18 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
             if limiter is not None:
                 wait = limiter.hit(key)
                 if wait:
-                    return _rate_limited(wait, message)
+                    return _rate_limited(wait, reason)
         return None
 
     @app.post("/api/games", status_code=201, responses=_documented(413, 422, 429))
     def new_game(body: NewGame, request: Request) -> Response:
-        refused = _limited(request, "too many new games: wait a moment")
+        refused = _limited(request, "too_many_games")
         if refused is not None:
             return refused
         try:
             check_new_target((body.rules or {}).get("target"))  # presets are all below
         except RulesError as e:
-            return error_response(422, "rules", str(e))
+            return error_response(422, "rules", *from_engine(e))
         seats = None if body.seats is None else [s.model_dump() for s in body.seats]
         made = service.create(request.state.player_id, body.level, body.preset, body.rules,
                               body.scoring, seats=seats, name=body.name,
@@ -520,7 +539,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         code = valid_language(lang)
         path = LOCALES_DIR / f"{code}.json"
         if code is None or code != lang or not path.is_file():
-            return error_response(404, "not_found", f"no translations for {lang!r}")
+            return error_response(404, "not_found", "no_translations", {"lang": lang[:20]})
         return revalidated_file(path, "application/json; charset=utf-8", request.headers)
 
     def _page_route(name: str) -> Callable[..., Response]:
@@ -536,8 +555,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         app.get(f"/{name}", response_class=HTMLResponse)(_page_route(name))
 
     install_keeper(app, service.vstore, page=_static_page, bearer=_bearer,  # /keeper
-                   creation_limit=lambda request: _limited(request,
-                                                           "too many new sheets: wait a moment"))
+                   creation_limit=lambda request: _limited(request, "too_many_sheets"))
     install_tables(app, Seating(service), hub, bearer=_bearer, limited=_limited,
                    page=_static_page)  # tables of people, /join, the live stream
     install_replay(app, service, page=_static_page, bearer=_bearer)  # /replay
@@ -547,10 +565,26 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     return app
 
 
-def _rate_limited(wait: float, message: str = "too many requests: wait a moment") -> JSONResponse:
-    resp = error_response(429, "rate_limited", message)
-    resp.headers["Retry-After"] = str(max(1, int(wait + 0.999)))
+def _rate_limited(wait: float, reason: str = "too_many_requests") -> JSONResponse:
+    seconds = max(1, int(wait + 0.999))
+    resp = error_response(429, "rate_limited", reason, {"seconds": seconds})
+    resp.headers["Retry-After"] = str(seconds)
     return resp
+
+
+def _scope_language(scope: Scope, cookies: str) -> str:
+    """The language of a request's messages: ``?lang=``, the ``lang`` cookie, then
+    ``Accept-Language`` (:func:`ginrummy.web.i18n.negotiate`; English by default)."""
+    query = None
+    qs = scope.get("query_string", b"")
+    if b"lang=" in qs:
+        for k, v in parse_qsl(qs.decode("latin-1")):
+            if k == "lang":
+                query = v
+    accept = next((v.decode("latin-1") for k, v in scope.get("headers", ())
+                   if k == b"accept-language"), None)
+    cookie = cookie_parser(cookies).get(LANG_COOKIE) if cookies else None
+    return negotiate(accept, cookie, query)
 
 
 #: seconds ``serve`` (and each worker) waits for the computer players before it listens anyway:

@@ -81,6 +81,11 @@ class TableEngine(ABC):
         is over, else ``None``."""
 
     @abstractmethod
+    def winner_seats(self) -> tuple[int, ...] | None:
+        """The seats that won the game (partnership: both partners; ``()``: a tie) once it is
+        over, else ``None``."""
+
+    @abstractmethod
     def hand_number(self, seat: int) -> int:
         """The number of ``seat``'s deal in play (the one a hand order is kept for)."""
 
@@ -109,6 +114,16 @@ class TableEngine(ABC):
     @abstractmethod
     def in_play(self) -> list[int]:
         """The deals in play."""
+
+    @abstractmethod
+    def deal_players(self, index: int) -> tuple[int, int]:
+        """The seats playing deal ``index`` (at its engine seats 0 and 1)."""
+
+    @abstractmethod
+    def card_counts(self) -> dict[int, int]:
+        """How many cards each seat holds in the current hand's deal it plays (public: R-2.2
+        deals ten each, and every draw and discard is seen): ``{seat: count}``; a seat that
+        sits this hand out (three players) is absent. ``{}`` before the first deal."""
 
     @abstractmethod
     def apply(self, index: int, action: Action) -> None:
@@ -165,17 +180,23 @@ class StandardEngine(TableEngine):
     def deal_row(self, index: int, info: DealInfo, deck: list[str]) -> DealRow:
         h = self.game.deals[index]
         d = DealRow(info.number, h.dealer, deck, info.salt, info.commitment,
-                    [e.action.text for e in h.history], h.is_over)
+                    [e.action.text for e in h.history], h.is_over, players=(0, 1))
         if h.outcome is not None:
             d.result_kind = h.outcome.kind
-            d.result_winner = h.outcome.winner
-            d.result_knocker = h.outcome.knocker
+            d.result_winner = d.winner_seat = h.outcome.winner
+            d.result_knocker = d.knocker_seat = h.outcome.knocker
             d.result_points = h.outcome.points
         return d
 
     def result(self) -> tuple[int | None, int | None] | None:
         g = self.game
         return (g.winner, g.final().margin) if g.is_over else None
+
+    def winner_seats(self) -> tuple[int, ...] | None:
+        g = self.game
+        if not g.is_over:
+            return None
+        return () if g.winner is None else (g.winner,)
 
     def hand_number(self, seat: int) -> int:
         return len(self.game.deals)
@@ -191,15 +212,15 @@ class StandardEngine(TableEngine):
     def check_next_hand(self) -> int:
         g = self.game
         if g.current is not None and not g.current.is_over:
-            raise Illegal("the hand is not over yet")
+            raise Illegal("hand_not_over")
         return len(g.deals) - 1
 
     def seat_hand(self, seat: int) -> tuple[HandState, int]:
         h = self.game.current
         if h is None or h.is_over:
-            raise Illegal("the hand is over: the next action is \"next hand\"", "hand_over")
+            raise Illegal("hand_over")
         if h.current != seat:
-            raise Illegal("it is not your turn")
+            raise Illegal("not_your_turn")
         return h, len(self.game.deals) - 1
 
     def mover(self, index: int) -> int | None:
@@ -209,6 +230,15 @@ class StandardEngine(TableEngine):
     def in_play(self) -> list[int]:
         h = self.game.current
         return [] if h is None or h.is_over else [len(self.game.deals) - 1]
+
+    def deal_players(self, index: int) -> tuple[int, int]:
+        return (0, 1)
+
+    def card_counts(self) -> dict[int, int]:
+        if not self.game.deals:
+            return {}
+        h = self.game.deals[-1]
+        return {0: len(h.hand(0)), 1: len(h.hand(1))}
 
     def apply(self, index: int, action: Action) -> None:
         if index != len(self.game.deals) - 1:
@@ -298,20 +328,27 @@ class MatchEngine(TableEngine):
         s = m.seatings[index]
         mine = s.plays(PERSON)
         d = DealRow(info.number, h.dealer, deck, info.salt, info.commitment,
-                    [e.action.text for e in h.history], h.is_over and mine)
-        if mine and h.outcome is not None:
+                    [e.action.text for e in h.history], h.is_over and mine,
+                    players=s.players)
+        o = h.outcome
+        if o is not None:
+            d.result_kind = o.kind
+            d.result_points = o.points
+            d.winner_seat = None if o.winner is None else s.players[o.winner]
+            d.knocker_seat = None if o.knocker is None else s.players[o.knocker]
+        if mine and o is not None:
             rel = {s.seat_of(PERSON): 0}
-            d.result_kind = h.outcome.kind
-            d.result_winner = None if h.outcome.winner is None \
-                else rel.get(h.outcome.winner, 1)
-            d.result_knocker = None if h.outcome.knocker is None \
-                else rel.get(h.outcome.knocker, 1)
-            d.result_points = h.outcome.points
+            d.result_winner = None if o.winner is None else rel.get(o.winner, 1)
+            d.result_knocker = None if o.knocker is None else rel.get(o.knocker, 1)
         return d
 
     def result(self) -> tuple[int | None, int | None] | None:
         m = self.match
         return m.person_result() if m.is_over else None
+
+    def winner_seats(self) -> tuple[int, ...] | None:
+        m = self.match
+        return m.winner_players() if m.is_over else None
 
     def hand_number(self, seat: int) -> int:
         m = self.match
@@ -326,7 +363,7 @@ class MatchEngine(TableEngine):
     def check_next_hand(self) -> int:
         m = self.match
         if not m.hand_over():
-            raise Illegal("the hand is not over yet")
+            raise Illegal("hand_not_over")
         return len(m.deals)
 
     def seat_hand(self, seat: int) -> tuple[HandState, int]:
@@ -335,12 +372,11 @@ class MatchEngine(TableEngine):
         h = m.deals[i]
         s = m.seatings[i]
         if not s.plays(seat):
-            raise Illegal("you sit out this hand: the next action is \"next hand\"",
-                          "sitting_out")
+            raise Illegal("sitting_out")
         if h.is_over:
-            raise Illegal("the hand is over: the next action is \"next hand\"", "hand_over")
+            raise Illegal("hand_over")
         if s.players[h.current] != seat:
-            raise Illegal("it is not your turn")
+            raise Illegal("not_your_turn")
         return h, i
 
     def mover(self, index: int) -> int | None:
@@ -349,6 +385,20 @@ class MatchEngine(TableEngine):
 
     def in_play(self) -> list[int]:
         return self.match.in_play()
+
+    def deal_players(self, index: int) -> tuple[int, int]:
+        return self.match.seatings[index].players
+
+    def card_counts(self) -> dict[int, int]:
+        m = self.match
+        if not m.deals:
+            return {}
+        hand = m.seatings[-1].hand
+        out: dict[int, int] = {}
+        for h, s in zip(m.deals, m.seatings, strict=True):
+            if s.hand == hand:  # partnership: both tables' deals of the hand
+                out.update({p: len(h.hand(i)) for i, p in enumerate(s.players)})
+        return out
 
     def apply(self, index: int, action: Action) -> None:
         self.match.apply(index, action)

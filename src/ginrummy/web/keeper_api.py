@@ -23,6 +23,7 @@ from ..rules import PRESETS, Rules, check_new_target
 from ..store.sheets import SheetRow
 from ..store.variants import VariantStore
 from ..variants import PLAYER_COUNT, SCORINGS, check_table, fit_to_table
+from .errors import from_engine
 from .schemas import Body, error_response
 from .service_base import token_hash
 from .text import Name, Text
@@ -125,22 +126,25 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
         if limited is not None:
             return limited
         if body.scoring not in SCORINGS:
-            return error_response(422, "sheet", f"scoring must be one of {', '.join(SCORINGS)}")
+            return error_response(422, "sheet", "unknown_scoring",
+                                  {"scoring": repr(body.scoring)[:60], "choices": list(SCORINGS)})
         if body.preset not in PRESETS:
-            return error_response(422, "rules", f"unknown rules preset {body.preset!r}; "
-                                                f"presets: {', '.join(PRESETS)}")
+            return error_response(422, "rules", "unknown_preset",
+                                  {"preset": body.preset[:60], "choices": list(PRESETS)})
         names = list(body.players)  # each a valid name, stripped (text.valid_name)
         if len(names) != PLAYER_COUNT[body.scoring]:
-            return error_response(422, "sheet", f"players: give {PLAYER_COUNT[body.scoring]} "
-                                                "names of 1 to 40 characters")
+            return error_response(422, "sheet", "sheet_players",
+                                  {"n": PLAYER_COUNT[body.scoring], "scoring": body.scoring})
         try:
             ov = fit_to_table({k: v for k, v in (body.rules or {}).items() if k != "preset"},
                               body.scoring)
             rules = Rules.preset(body.preset, **ov)
             check_new_target(rules.target)
             check_table(rules, body.scoring)
-        except (RulesError, TypeError) as e:
-            return error_response(422, "rules", str(e))
+        except RulesError as e:
+            return error_response(422, "rules", *from_engine(e))
+        except TypeError as e:
+            return error_response(422, "rules", "other", {"text": str(e)})
         data: dict[str, Any] = {"rules": {"preset": body.preset, **ov}, "scoring": body.scoring,
                                 "players": names, "hands": []}
         if body.first_dealer is not None:
@@ -148,7 +152,7 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
         try:
             score_sheet(data)
         except SheetInputError as e:
-            return error_response(422, "sheet", str(e))
+            return error_response(422, "sheet", *from_engine(e))
         token = secrets.token_urlsafe(32)
         row = SheetRow(secrets.token_urlsafe(16), token_hash(token),
                        getattr(request.state, "player_id", None), data)
@@ -161,7 +165,7 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
                      ) -> Response:
         row = owned(sheet_id, authorization)
         if row is None:
-            return error_response(404, "not_found", "no such sheet")
+            return error_response(404, "not_found", "no_sheet")
         text = sheet_csv(score_sheet(row.data))
         return Response("\ufeff" + text, media_type="text/csv; charset=utf-8", headers={
             "Content-Disposition": f'attachment; filename="gin-rummy-{sheet_id[:8]}.csv"'})
@@ -170,7 +174,7 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
     def get_sheet(sheet_id: str, authorization: str | None = Header(default=None)) -> Response:
         row = owned(sheet_id, authorization)
         if row is None:
-            return error_response(404, "not_found", "no such sheet")
+            return error_response(404, "not_found", "no_sheet")
         return JSONResponse(_answer(row))
 
     @app.post("/api/sheets/{sheet_id}/hands")
@@ -178,30 +182,25 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
                  authorization: str | None = Header(default=None)) -> Response:
         row = owned(sheet_id, authorization)
         if row is None:
-            return error_response(404, "not_found", "no such sheet")
+            return error_response(404, "not_found", "no_sheet")
         if body.seq is not None and body.seq != row.seq:
-            return error_response(409, "stale", "the sheet has changed since: here it is",
-                                  **_answer(row))
+            return error_response(409, "stale", "sheet_stale", **_answer(row))
         hands = list(row.data.get("hands", []))
         if len(hands) >= MAX_HANDS:
-            return error_response(422, "sheet", f"a sheet keeps at most {MAX_HANDS} hands")
+            return error_response(422, "sheet", "sheet_full", {"max": MAX_HANDS})
         rules = Rules.from_dict(row.data["rules"])
         hand = body.hand.model_dump(exclude_unset=True)  # the fields sent, nested ones too
         if rules.oklahoma and _needs_upcard(hand):
-            return error_response(422, "sheet", f"hand {len(hands) + 1}: Oklahoma: give the "
-                                                "upcard (it sets the knock limit and a spade "
-                                                "doubles)")
+            return error_response(422, "sheet", "sheet_upcard", {"hand": len(hands) + 1})
         data = {**row.data, "hands": [*hands, hand]}
         try:
             score_sheet(data)
         except SheetInputError as e:
-            return error_response(422, "sheet", str(e))
+            return error_response(422, "sheet", *from_engine(e))
         if not store.add_hand(row.id, row.seq, hand):
             fresh = store.get(row.id)
             assert fresh is not None
-            return JSONResponse({"detail": {"code": "stale", "message": "the sheet has changed "
-                                            "since: here it is"}, **_answer(fresh)},
-                                status_code=409)
+            return error_response(409, "stale", "sheet_stale", **_answer(fresh))
         row.data, row.seq = data, row.seq + 1
         return JSONResponse(_answer(row))
 
@@ -209,13 +208,13 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
     def undo_hand(sheet_id: str, authorization: str | None = Header(default=None)) -> Response:
         row = owned(sheet_id, authorization)
         if row is None:
-            return error_response(404, "not_found", "no such sheet")
+            return error_response(404, "not_found", "no_sheet")
         hands = list(row.data.get("hands", []))
         if not hands:
-            return error_response(422, "sheet", "no hand to take back")
+            return error_response(422, "sheet", "nothing_to_undo")
         data = {**row.data, "hands": hands[:-1]}
         if not store.remove_last_hand(row.id, row.seq):
-            return error_response(409, "stale", "the sheet has changed since")
+            return error_response(409, "stale", "sheet_stale")
         row.data, row.seq = data, row.seq + 1
         return JSONResponse(_answer(row))
 

@@ -50,6 +50,6 @@ def install_replay(app: FastAPI, service: GameService, *,
         try:
             about, record = service.finished_deal(game_id, bearer(authorization), number)
         except Unavailable as e:
-            return error_response(e.status, e.code, e.message)
+            return error_response(e.status, e.code, e.reason, e.params)
         replay = replay_hand(record.rules, record.dealer, record.deck, record.actions)
         return JSONResponse({"game_id": game_id, **about, **replay.to_json()})

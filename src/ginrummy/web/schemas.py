@@ -8,10 +8,12 @@ from typing import Any
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
+from ..errors import check_reason
+from .messages import language, reason_text
 from .text import Text, has_lone_surrogate, printable
 
 __all__ = ["Body", "NewGame", "SeatIn", "JoinIn", "SeatPut", "MessageIn", "ActionIn", "OrderIn",
-           "ErrorOut", "StaleOut", "MalformedOut", "HintOut"]
+           "ErrorOut", "StaleOut", "MalformedOut", "HintOut", "ReasonOut", "error_response"]
 
 
 def _check_texts(value: Any, depth: int = 0) -> None:
@@ -110,13 +112,22 @@ class OrderIn(Body):
 
 
 # ------------------------------------------------------------ error answers (OpenAPI only)
+class ReasonOut(BaseModel):
+    """Why, as a stable code and its parameters (docs/api.md "Reasons"): what a page words in
+    the person's language."""
+
+    code: str
+    params: dict[str, Any]
+
+
 class ErrorDetail(BaseModel):
     code: str
     message: str
+    reason: ReasonOut
 
 
 class ErrorOut(BaseModel):
-    """Every error of docs/api.md: ``{"detail": {"code", "message"}}``."""
+    """Every error of docs/api.md: ``{"detail": {"code", "message", "reason"}}``."""
 
     detail: ErrorDetail
 
@@ -128,9 +139,12 @@ class StaleOut(ErrorOut):
 
 
 class MalformedOut(BaseModel):
-    """422 for a body or parameter of the wrong shape: FastAPI's validation list."""
+    """422 for a body or parameter of the wrong shape: FastAPI's validation list, and its
+    reason in words (a refused name's own, e.g. ``name_control``, else ``body_invalid``)."""
 
     detail: list[dict[str, Any]]
+    message: str
+    reason: ReasonOut
 
 
 # ------------------------------------------------------------ hint answer (OpenAPI only)
@@ -189,8 +203,20 @@ class HintOut(BaseModel):
     reason: str | None = None
 
 
-def error_response(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
-    """The API's error answer: ``{"detail": {"code", "message"}, **extra}`` (:class:`ErrorOut`,
-    docs/api.md). A message quoting the request is made sendable (:func:`printable`)."""
-    return JSONResponse({"detail": {"code": code, "message": printable(message)}, **extra},
-                        status_code=status)
+def error_response(status: int, code: str, reason: str, params: dict[str, Any] | None = None,
+                   **extra: Any) -> JSONResponse:
+    """The API's error answer: ``{"detail": {"code", "message", "reason": {"code", "params"}},
+    **extra}`` (:class:`ErrorOut`, docs/api.md): ``message`` is the reason worded in the
+    request's language (:func:`ginrummy.web.messages.reason_text`), which ``Content-Language``
+    names. Text quoting the request is made sendable (:func:`printable`).
+
+    :raises ValueError: ``reason`` is not a code of :data:`ginrummy.errors.REASONS` with these
+        parameters.
+    """
+    params = dict(params or {})
+    check_reason(reason, params)
+    lang = language()
+    detail = {"code": code, "message": printable(reason_text(reason, params, lang)),
+              "reason": {"code": reason, "params": printable(params)}}
+    return JSONResponse({"detail": detail, **extra}, status_code=status,
+                        headers={"Content-Language": lang, "Vary": "Accept-Language, Cookie"})

@@ -13,23 +13,44 @@ from __future__ import annotations
 
 import secrets
 import time
+from dataclasses import dataclass
 from typing import Any
+
+from sqlalchemy import Connection
 
 from ..bots import LEVELS
 from ..store import GameRow
-from ..store.tables import MessageRow, SeatRow, TableRow
+from ..store.tables import MessageRow, SeatRow, TableRow, TableStore
+from ..store.variants import VariantStore
 from ..variants import PLAYER_COUNT
 from .errors import BadRequest, NotFound, Refused
 from .service import TableService
 from .service_base import invite_code, token_hash
 from .table_inputs import INVITE_CODE_RE, KINDS, MESSAGES, checked_name
 from .table_records import Loaded, Seated
-from .table_state import seat_row, seats_json
+from .table_state import next_change, seat_row, seats_json, table_status
 
-__all__ = ["Seating", "PRESENCE_LEASE"]
+__all__ = ["Seating", "LiveView", "PRESENCE_LEASE"]
 
 #: how long an open live stream keeps its seat connected after each refresh (seconds).
 PRESENCE_LEASE = 25.0
+
+
+@dataclass(frozen=True)
+class LiveView:
+    """What a live stream reads (:meth:`Seating.live_view`): the seat's ``state`` (``None``:
+    unchanged since the one sent), the ``seats`` (presence), the table's ``seq`` and
+    ``version``, the asker's ``seat``, whether it is a table of seats (``table``) and
+    ``wake_at``, the next moment its view changes with time alone
+    (:func:`ginrummy.web.table_state.next_change`)."""
+
+    state: dict[str, Any] | None
+    seats: list[dict[str, Any]]
+    seq: int
+    version: int
+    seat: int
+    table: bool
+    wake_at: float | None
 
 
 class Seating:
@@ -40,14 +61,13 @@ class Seating:
 
     def _table_of(self, seated: Seated) -> TableRow:
         if seated.table is None:
-            raise Refused(409, "not_waiting", "this game has no seats to share: it is played "
-                                              "against the computer")
+            raise Refused(409, "not_waiting", "no_seats_to_share")
         return seated.table
 
     def _creator_only(self, seated: Seated) -> TableRow:
         table = self._table_of(seated)
         if seated.seat != table.creator_seat:
-            raise Refused(403, "not_creator", "only the table's creator may do this")
+            raise Refused(403, "not_creator", "not_creator")
         return table
 
     def _invited(self, code: str) -> str | None:
@@ -79,9 +99,11 @@ class Seating:
                 "seats": seats,
                 "full": status != "waiting" or not any(s.kind == "open" for s in table.seats)}
 
-    def join(self, code: str, name: Any, seat: int | None) -> dict[str, Any]:
+    def join(self, code: str, name: Any, seat: int | None, player_id: str | None = None
+             ) -> dict[str, Any]:
         """Take a free seat of the invite's table: ``{"game_id", "token", "seat", "state"}``.
         Without ``seat`` the first open one; a computer's seat may be taken by naming it.
+        ``player_id``: the joining browser's id (its statistics count the seat's games).
 
         :raises NotFound: no such invite.
         :raises BadRequest: ``name`` (a bad display name), ``seat`` (no such seat).
@@ -98,30 +120,30 @@ class Seating:
                 if row is None or table is None:
                     raise NotFound
                 if row.seq != 0 or table.status != "waiting":
-                    raise Refused(409, "started", "the table has started: no seat is free")
+                    raise Refused(409, "started", "table_started")
                 if seat is not None:
                     target = seat_row(table, seat)
                     if target is None:
-                        raise BadRequest("seat", f"no seat {seat} at this table")
+                        raise BadRequest("seat", "no_seat", seat=seat)
                     if target.kind == "person":
-                        raise Refused(409, "seat_taken", f"seat {seat} is taken")
+                        raise Refused(409, "seat_taken", "seat_taken", seat=seat)
                 else:
                     target = next((s for s in table.seats if s.kind == "open"), None)
                     if target is None:
-                        raise Refused(409, "table_full", "the table is full")
+                        raise Refused(409, "table_full", "table_full")
                 token = secrets.token_urlsafe(32)
                 ok = self.svc.tables.change_seat(
                     game_id, table.version, target.seat,
                     {"kind": target.kind, "token_hash": None},
                     {"kind": "person", "name": clean, "token_hash": token_hash(token),
                      "level": None, "left": False, "computer_for_away": False,
-                     "connected_until": time.time()})
+                     "connected_until": time.time(), "player_id": player_id})
                 if ok:
                     self.svc.store.announce(game_id, 0)
                     seated = self.svc.records.authorize(game_id, token)
                     return {"game_id": game_id, "token": token, "seat": target.seat,
                             "state": self.svc._state(self.svc.records.load(seated.row), seated, 0)}
-            raise Refused(409, "seat_taken", "the seats changed meanwhile: try again")
+            raise Refused(409, "seat_taken", "seats_changed")
 
     def set_seat(self, game_id: str, token: str | None, seat: int, kind: str,
                  level: str | None) -> dict[str, Any]:
@@ -133,48 +155,45 @@ class Seating:
         :raises Refused: ``not_creator``, ``seat_taken``, ``not_waiting``, ``started``.
         """
         if kind not in KINDS:
-            raise BadRequest("seats", "kind is person, computer or open")
+            raise BadRequest("seats", "seat_kind", seat=seat)
         if kind == "computer":
             level = level or None
             if level is not None and level not in LEVELS:
-                raise BadRequest("level", f"unknown level {level!r}; levels: "
-                                          f"{', '.join(LEVELS)}")
+                raise BadRequest("level", "unknown_level", level=level,
+                                 choices=list(LEVELS))
         with self.svc.records.lock(game_id):
             seated = self.svc.records.authorize(game_id, token)
             table = self._table_of(seated)
             target = seat_row(table, seat)
             if target is None:
-                raise BadRequest("seat", f"no seat {seat} at this table")
+                raise BadRequest("seat", "no_seat", seat=seat)
             loaded = self.svc.records.load(seated.row)
             waiting = loaded.engine is None and table.status == "waiting"
             if loaded.engine is None and not waiting:
-                raise Refused(409, "started", "the table is starting")
+                raise Refused(409, "started", "table_started")
             expect: dict[str, Any]
             values: dict[str, Any]
             if kind == "person":  # a person takes back its own seat
                 if seated.seat != seat or not target.computer_for_away:
-                    raise Refused(409, "seat_taken", "only the seat's own person takes back a "
-                                                     "seat handed to a computer")
+                    raise Refused(409, "seat_taken", "seat_own_person")
                 expect, values = {"computer_for_away": True}, {"computer_for_away": False}
             elif waiting:
                 self._creator_only(seated)
                 if target.kind == "person":
-                    raise Refused(409, "seat_taken", f"a person sits at seat {seat}")
+                    raise Refused(409, "seat_taken", "seat_person", seat=seat)
                 expect = {"kind": target.kind}
                 values = {"kind": kind, "level": (level or seated.row.level)
                           if kind == "computer" else None, "name": None, "token_hash": None}
             else:
                 self._creator_only(seated)
                 if kind != "computer":
-                    raise Refused(409, "started", "the table has started: a seat can only be "
-                                                  "handed to a computer while its person is "
-                                                  "away")
+                    raise Refused(409, "started", "seat_only_computer")
                 away = {s["seat"]: s["away"] for s in seats_json(table, seated.seat)}
                 if target.kind != "person" or target.left or not away.get(seat):
-                    raise Refused(409, "not_waiting", f"seat {seat} is not an away person's")
+                    raise Refused(409, "not_waiting", "seat_not_away", seat=seat)
                 expect, values = {"computer_for_away": False}, {"computer_for_away": True}
             if not self.svc.tables.change_seat(game_id, table.version, seat, expect, values):
-                raise Refused(409, "seat_taken", "the seats changed meanwhile: try again")
+                raise Refused(409, "seat_taken", "seats_changed")
             seated = self.svc.records.authorize(game_id, token)
             loaded = self.svc._catch_up(self.svc.records.load(seated.row), seated)
             self._announce(game_id)
@@ -190,13 +209,12 @@ class Seating:
             table = self._creator_only(seated)
             loaded = self.svc.records.load(seated.row)
             if loaded.engine is not None:
-                raise Refused(409, "not_waiting", "the table has started already")
+                raise Refused(409, "not_waiting", "table_started")
             if any(s.kind == "open" for s in table.seats):
-                raise Refused(409, "seats_open", "a seat is still open: wait for a person or "
-                                                 "give it to a computer")
+                raise Refused(409, "seats_open", "seats_open")
             if table.status == "waiting" and not self.svc.tables.set_table(
                     game_id, table.version, {"status": "playing"}):
-                raise Refused(409, "seat_taken", "the seats changed meanwhile: try again")
+                raise Refused(409, "seat_taken", "seats_changed")
             seated = self.svc.records.authorize(game_id, token)
             self.svc._begin(loaded, seated)
             self.svc._persist(loaded, seated, 0, None, None)
@@ -215,14 +233,14 @@ class Seating:
             loaded = self.svc.records.load(seated.row)
             if loaded.engine is None:
                 if seated.seat == table.creator_seat:
-                    raise Refused(409, "creator", "the creator cannot leave a table before its "
-                                                  "start")
-                values: dict[str, Any] = {"kind": "open", "name": None, "token_hash": None}
+                    raise Refused(409, "creator", "creator_leaves")
+                values: dict[str, Any] = {"kind": "open", "name": None, "token_hash": None,
+                                          "player_id": None}
             else:
                 values = {"left": True}
             if not self.svc.tables.change_seat(game_id, table.version, seated.seat,
                                            {"left": False}, values):
-                raise Refused(409, "seat_taken", "the seats changed meanwhile: try again")
+                raise Refused(409, "seat_taken", "seats_changed")
             if loaded.engine is not None:
                 self.svc._catch_up(loaded, Seated(seated.row, self.svc.tables.get(game_id),
                                               seated.seat))
@@ -243,10 +261,8 @@ class Seating:
                 new_id = table.rematch_id
             else:
                 if row.status != "over":
-                    raise Refused(409, "not_waiting", "a rematch starts once the game is over")
+                    raise Refused(409, "not_waiting", "rematch_not_over")
                 new_id = self._new_rematch(row, table)
-                if not self.svc.tables.set_table(game_id, table.version, {"rematch_id": new_id}):
-                    raise Refused(409, "seat_taken", "the table changed meanwhile: try again")
                 self._announce(game_id)
         with self.svc.records.lock(new_id):
             new_row = self.svc.store.get_game(new_id)
@@ -257,6 +273,32 @@ class Seating:
             return {"game_id": new_id, "state": self.svc._state(loaded, seated, 0)}
 
     def _new_rematch(self, row: GameRow, table: TableRow) -> str:
+        """Make the rematch of ``row``'s table and point the table to it, in one transaction
+        that only one request wins (:meth:`ginrummy.store.tables.TableStore.write_rematch`):
+        the id of the rematch, this request's or the one that won (nothing of a lost one is
+        stored).
+
+        :raises Refused: ``seat_taken``: the table is gone meanwhile."""
+        loaded, new_table = self._rematch_of(row, table)
+        scoring = loaded.scoring
+
+        def first(conn: Connection) -> bool:
+            if not TableStore.write_rematch(conn, row.id, new_table):
+                return False
+            if scoring != "standard":
+                VariantStore.write_scoring(conn, new_table.game_id, scoring)
+            return True
+
+        self.svc.records.remember_kind(new_table.game_id, scoring, True)
+        if self.svc.records.insert(loaded, first=first):
+            return new_table.game_id
+        now = self.svc.tables.get(row.id)
+        if now is None or not now.rematch_id:  # pragma: no cover - a table is never removed
+            raise Refused(409, "seat_taken", "seats_changed")
+        return now.rematch_id
+
+    def _rematch_of(self, row: GameRow, table: TableRow) -> tuple[Loaded, TableRow]:
+        """The rematch of ``row``'s table, built and dealt in memory (nothing stored)."""
         scoring, _ = self.svc.records.kind(row.id)
         n = PLAYER_COUNT[scoring]
         first = secrets.randbelow(3) if scoring == "three_player" else secrets.randbelow(2)
@@ -269,22 +311,18 @@ class Seating:
             if s.kind == "person" and not s.left:
                 seats.append(SeatRow(seat=s.seat, kind="person", name=s.name,
                                      token_hash=s.token_hash,
-                                     connected_until=s.connected_until))
+                                     connected_until=s.connected_until,
+                                     player_id=s.player_id))
             else:
                 seats.append(SeatRow(seat=s.seat, kind="computer",
                                      level=s.level if s.kind == "computer" else row.level))
         new_table = TableRow(game_id=new.id, status="playing", creator_seat=table.creator_seat,
                              invite_hash=token_hash(invite_code(new.secret)),
                              turn_clock=table.turn_clock, seats=seats)
-        if scoring != "standard":
-            self.svc.vstore.set_scoring(new.id, scoring)
-        self.svc.tables.insert(new_table)
-        self.svc.records.remember_kind(new.id, scoring, True)
         loaded = Loaded(new, scoring, [], [], None)
         seated = Seated(new, new_table, table.creator_seat)
         self.svc._begin(loaded, seated)  # nobody knows the new id yet: no lock needed
-        self.svc.records.insert(loaded)
-        return new.id
+        return loaded, new_table
 
     def message(self, game_id: str, token: str | None, message: str) -> dict[str, Any]:
         """A preset quick message from the seat (docs/tables.md). Returns its state.
@@ -292,7 +330,7 @@ class Seating:
         :raises BadRequest: ``message`` (not a preset code).
         """
         if message not in MESSAGES:
-            raise BadRequest("message", f"a quick message is one of {', '.join(MESSAGES)}")
+            raise BadRequest("message", "quick_message", choices=list(MESSAGES))
         with self.svc.records.lock(game_id):
             seated = self.svc.records.authorize(game_id, token)
             self._table_of(seated)
@@ -304,20 +342,38 @@ class Seating:
             return self.svc._state(loaded, seated, loaded.seq)
 
     # ------------------------------------------------------------------------------ live
-    def live_view(self, game_id: str, token: str | None, since: int | None
-                  ) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
-        """What a live stream sends: ``(state, presence seats, table version)`` for the
-        token's seat (the turn clock and away seats are caught up first).
+    def live_view(self, game_id: str, token: str | None, since: int | None,
+                  known: tuple[int, int] | None = None) -> LiveView:
+        """What a live stream sends, for the token's seat (the turn clock and away seats are
+        caught up first): its state with the events after ``since``, unless the table is still
+        at ``known`` (``(seq, table version)`` of the state last sent: then only the seats, for
+        their presence, without building the state).
 
         :raises NotFound: unknown game or no seat's token (left, or never).
         """
         with self.svc.records.lock(game_id):
             seated = self.svc.records.authorize(game_id, token)
             loaded = self.svc._catch_up(self.svc.records.load(seated.row), seated)
-            state = self.svc._state(loaded, seated, since)
             table = seated.table
-            presence = state.get("seats", [])
-            return state, presence, table.version if table is not None else 0
+            version = table.version if table is not None else 0
+            wake_at = next_change(loaded, table, seated.seat)
+            if known is not None and known == (loaded.seq, version):
+                seats = [] if table is None else seats_json(
+                    table, seated.seat, status=table_status(loaded),
+                    card_counts=loaded.engine.card_counts() if loaded.engine else None)
+                return LiveView(None, seats, loaded.seq, version, seated.seat,
+                                table is not None, wake_at)
+            state = self.svc._state(loaded, seated, since)
+            return LiveView(state, state.get("seats", []), int(state["seq"]), version,
+                            seated.seat, table is not None, wake_at)
+
+    def refresh_presence(self, game_id: str, seat: int, token: str | None) -> bool:
+        """An open stream's presence refresh (every few seconds): one write, no read; False
+        when the seat is no longer this token's (the stream ends)."""
+        if not token:
+            return False
+        return self.svc.tables.refresh_presence(game_id, seat, token_hash(token),
+                                                time.time() + PRESENCE_LEASE)
 
     def presence(self, game_id: str, token: str | None, connected: bool,
                  announce: bool = True) -> None:

@@ -29,7 +29,7 @@ from ..actions import Action
 from ..bots import DEFAULT_LEVEL, Bot, Context, make_bot
 from ..bots.hints import hint
 from ..cards import card_text
-from ..errors import IllegalActionError, InvalidNotationError, RulesError
+from ..errors import IllegalActionError, InvalidNotationError, RulesError, shown_value
 from ..fairness import commitment_of, new_salt, shuffled_deck
 from ..game import Game
 from ..records import HandRecord
@@ -190,17 +190,18 @@ class TableService:
             raise Stale(self._state(self.records.load(current), seated, old_seq), current)
 
     def _expired(self, loaded: Loaded, table: TableRow | None) -> list[tuple[int, int]]:
-        """The deals whose person mover's turn clock ran out: ``(index, seat)``."""
+        """The deals whose person mover's turn clock ran out: ``(index, seat)`` (each deal's
+        clock runs from its own turn's start: a partnership's two tables apart)."""
         if table is None or not table.turn_clock or loaded.engine is None \
                 or loaded.row.status != "playing":
             return []
-        if time.time() < loaded.row.updated_at + table.turn_clock:
-            return []
         computer = is_computer(table)
+        now = time.time()
         out = []
         for i in loaded.engine.in_play():
             p = loaded.engine.mover(i)
-            if p is not None and not computer(p):
+            if p is not None and not computer(p) \
+                    and now >= loaded.turn_began(i) + table.turn_clock:
                 out.append((i, p))
         return out
 
@@ -244,13 +245,13 @@ class TableService:
         """
         scoring = scoring or "standard"
         if scoring not in SCORINGS:
-            raise BadRequest("rules", f"unknown scoring {scoring!r}; scorings: "
-                                      f"{', '.join(SCORINGS)}")
+            raise BadRequest("rules", "unknown_scoring", scoring=shown_value(scoring),
+                             choices=list(SCORINGS))
         if scoring != "standard":
             try:  # the fields the table decides itself take its values (any preset fits)
                 overrides = fit_to_table(dict(overrides or {}), scoring)
             except RulesError as e:
-                raise BadRequest("rules", str(e)) from None
+                raise BadRequest.of("rules", e) from None
         level, base, rules = checked_rules(level, preset, overrides)
         n = PLAYER_COUNT[scoring]
         first = secrets.randbelow(3) if scoring == "three_player" else secrets.randbelow(2)
@@ -260,16 +261,19 @@ class TableService:
         else:
             try:
                 engine = MatchEngine(Match(scoring, rules, first))
-            except (RulesError, TypeError) as e:
-                raise BadRequest("rules", str(e)) from None
+            except RulesError as e:
+                raise BadRequest.of("rules", e) from None
+            except TypeError as e:
+                raise BadRequest("rules", "other", text=str(e)) from None
         table_seats = None
         if seats is not None or name is not None or turn_clock is not None:
             table_seats = checked_seats(seats, n, level)
             checked_turn_clock(turn_clock)
             if name is None:
-                raise BadRequest("name", "a table of people needs its creator's display name")
+                raise BadRequest("name", "name_needed")
             creator_name = checked_name(name)
             table_seats[0].name = creator_name
+            table_seats[0].player_id = player_id
         game_id = secrets.token_urlsafe(16)
         token = secrets.token_urlsafe(32)
         row = GameRow(id=game_id, token_hash=token_hash(token), player_id=player_id,
@@ -342,7 +346,7 @@ class TableService:
             loaded = self._catch_up(self.records.load(row), seated)
             engine = loaded.engine
             if engine is None:
-                raise Illegal("the table has not started yet", "waiting")
+                raise Illegal("waiting")
             if seq != loaded.seq:
                 # the game read with its deals may be newer than ``row`` (another process saved
                 # in between): perhaps by this very action
@@ -353,20 +357,22 @@ class TableService:
             action: Action | None = None
             if norm in (NEXT_HAND, "next_hand"):
                 if engine.result() is not None:
-                    raise Illegal("the game is over: start a new game")
+                    raise Illegal("game_over")
                 first = engine.check_next_hand()
             else:
                 try:
                     action = Action.parse(text)
-                except (InvalidNotationError, ValueError) as e:
-                    raise BadRequest("invalid", str(e)) from None
+                except InvalidNotationError as e:
+                    raise BadRequest.of("invalid", e) from None
+                except ValueError as e:
+                    raise BadRequest("invalid", "other", text=str(e)) from None
                 if engine.result() is not None:
-                    raise Illegal("the game is over: start a new game")
+                    raise Illegal("game_over")
                 hand, first = engine.seat_hand(seated.seat)
                 try:
                     hand.verify(action)
                 except IllegalActionError as e:
-                    raise Illegal(str(e)) from None
+                    raise Illegal.because(e) from None
             try:
                 if action is None:
                     self._deal_hand(loaded)
@@ -402,11 +408,10 @@ class TableService:
             deals = loaded.engine.numbered_deals(seated.seat) if loaded.engine else []
             found = [(h, placement) for n, h, placement in deals if n == number]
             if not found:
-                raise Unavailable(404, "not_found", f"no hand {number} in this game")
+                raise Unavailable(404, "not_found", "no_hand", number=number)
             h, placement = found[0]
             if not h.is_over:
-                raise Unavailable(409, "hand_in_play", f"hand {number} is still being played: "
-                                                       "it can be replayed once it is over")
+                raise Unavailable(409, "hand_in_play", "hand_in_play", number=number)
             about = {"number": number, "level": row.level, "preset": row.preset,
                      "finished_hands": [n for n, d, _ in deals if d.is_over], **placement}
             return about, HandRecord.of(h)  # copies: a finished deal never changes
@@ -448,8 +453,8 @@ class TableService:
             loaded = self.records.load(seated.row)
             held = set(self._state(loaded, seated, loaded.seq).get("hand") or ())
             if not held.issuperset(out):
-                raise BadRequest("invalid", "not in your hand: "
-                                 + " ".join(c for c in out if c not in held))
+                raise BadRequest("invalid", "order_not_held",
+                                 cards=[c for c in out if c not in held])
             number = loaded.engine.hand_number(seated.seat) if loaded.engine else 0
             order = {"hand": number, "cards": out}
             if seated.table is not None:
@@ -468,7 +473,7 @@ class TableService:
             row = seated.row
             loaded = self.records.load(row)
             if loaded.engine is None:
-                raise Unavailable(409, "not_started", "the table has not started yet")
+                raise Unavailable(409, "not_started", "not_started")
             return loaded.engine.record(game_id, row.preset, row.first_dealer, loaded.deals,
                                         loaded.decks)
 
@@ -496,9 +501,9 @@ class TableService:
         return engine
 
     def stats(self, player_id: str | None) -> dict[str, Any]:
-        """Statistics of the games created by one browser (``player_id``), from seat 0's
-        side (:func:`ginrummy.web.stats.player_stats`)."""
-        return player_stats(self.store, player_id)
+        """Statistics of one browser (``player_id``): the games it created and the tables it
+        joined, each from its own seat (:func:`ginrummy.web.stats.player_stats`)."""
+        return player_stats(self.store, self.tables, player_id)
 
 
 #: the name the app and older code use.

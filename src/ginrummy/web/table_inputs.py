@@ -10,10 +10,10 @@ from typing import Any
 
 from ..bots import DEFAULT_LEVEL, LEVELS
 from ..cards import card_text, parse_card
-from ..errors import GinRummyError, RulesError
+from ..errors import GinRummyError, RulesError, shown_value
 from ..rules import PRESETS, Rules
 from ..store.tables import SeatRow
-from .errors import BadRequest
+from .errors import BadRequest, text_reason
 from .text import valid_name
 
 __all__ = ["NEXT_HAND", "MESSAGES", "TURN_CLOCK_RANGE", "NAME_MAX", "KINDS", "INVITE_CODE_RE",
@@ -50,13 +50,14 @@ def checked_name(name: Any) -> str:
     :raises BadRequest: ``name`` (422) otherwise.
     """
     if not isinstance(name, str):
-        raise BadRequest("name", "a display name is text")
+        raise BadRequest("name", "name_text")
     try:
         n = valid_name(name, NAME_MAX)
     except ValueError as e:
-        raise BadRequest("name", f"display name: {e}") from None
+        reason, params = text_reason(e)
+        raise BadRequest("name", reason, **params) from None
     if not any(unicodedata.category(c)[0] in "LNPS" for c in n):
-        raise BadRequest("name", "a display name needs at least one visible character")
+        raise BadRequest("name", "name_invisible")
     return n
 
 
@@ -68,17 +69,19 @@ def checked_rules(level: str | None, preset: str | None, overrides: dict[str, An
     """
     level = DEFAULT_LEVEL if level is None else level
     if level not in LEVELS:
-        raise BadRequest("level", f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+        raise BadRequest("level", "unknown_level", level=shown_value(level), choices=list(LEVELS))
     ov = dict(overrides or {})
     base = preset if preset is not None else ov.pop("preset", "standard")
     ov.pop("preset", None)
     if not isinstance(base, str) or base not in PRESETS:
-        raise BadRequest("rules", f"unknown rules preset {base!r}; presets: "
-                                  f"{', '.join(PRESETS)}")
+        raise BadRequest("rules", "unknown_preset", preset=shown_value(base),
+                         choices=list(PRESETS))
     try:
         return level, base, Rules.preset(base, **ov)
-    except (RulesError, TypeError) as e:
-        raise BadRequest("rules", str(e)) from None
+    except RulesError as e:
+        raise BadRequest.of("rules", e) from None
+    except TypeError as e:
+        raise BadRequest("rules", "other", text=str(e)) from None
 
 
 def checked_order(cards: list[str]) -> list[str]:
@@ -88,9 +91,9 @@ def checked_order(cards: list[str]) -> list[str]:
         try:
             t = card_text(parse_card(c))
         except GinRummyError as e:
-            raise BadRequest("invalid", str(e)) from None
+            raise BadRequest.of("invalid", e) from None
         if t in out:
-            raise BadRequest("invalid", f"duplicate card: {t}")
+            raise BadRequest("invalid", "duplicate_card", card=t)
         out.append(t)
     return out
 
@@ -104,21 +107,20 @@ def checked_seats(seats: list[dict[str, Any]] | None, n: int, level: str) -> lis
     if seats is None:
         seats = [{"kind": "person"}] + [{"kind": "open"}] * (n - 1)
     if len(seats) != n:
-        raise BadRequest("seats", f"this table has {n} seats: give {n}")
+        raise BadRequest("seats", "seat_count", n=n)
     out = []
     for i, s in enumerate(seats):
         kind = s.get("kind")
         if kind not in KINDS:
-            raise BadRequest("seats", f"seat {i}: kind is person, computer or open")
+            raise BadRequest("seats", "seat_kind", seat=i)
         if (i == 0) != (kind == "person"):
-            raise BadRequest("seats", "seat 0 is the creator's (person); the others are "
-                                      "computer or open")
+            raise BadRequest("seats", "seat_creator")
         lv = s.get("level")
         if kind == "computer":
             lv = level if lv is None else lv
             if lv not in LEVELS:
-                raise BadRequest("level", f"unknown level {lv!r}; levels: "
-                                          f"{', '.join(LEVELS)}")
+                raise BadRequest("level", "unknown_level", level=shown_value(lv),
+                                 choices=list(LEVELS))
         else:
             lv = None
         out.append(SeatRow(seat=i, kind=kind, level=lv))
@@ -130,6 +132,6 @@ def checked_turn_clock(turn_clock: int | None) -> int | None:
 
     :raises BadRequest: ``turn_clock`` otherwise."""
     if turn_clock is not None and not (TURN_CLOCK_RANGE[0] <= turn_clock <= TURN_CLOCK_RANGE[1]):
-        raise BadRequest("turn_clock", "the turn clock is null or "
-                         f"{TURN_CLOCK_RANGE[0]} to {TURN_CLOCK_RANGE[1]} seconds")
+        raise BadRequest("turn_clock", "turn_clock", min=TURN_CLOCK_RANGE[0],
+                         max=TURN_CLOCK_RANGE[1])
     return turn_clock

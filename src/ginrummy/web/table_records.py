@@ -16,12 +16,15 @@ import logging
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import Connection
+
 from ..rules import Rules
 from ..store import DealRow, GameRow, Store
-from ..store.db import storable_id
+from ..store.db import seats_of_text, seats_text, storable_id
 from ..store.tables import TableRow, TableStore
 from ..store.variants import VariantStore
 from .engines import MatchEngine, TableEngine, replay_engine
@@ -37,7 +40,8 @@ log = logging.getLogger("ginrummy.web")
 @dataclass
 class Loaded:
     """A table rebuilt from its record: its row, the fairness data of its deals, its engine
-    (``None`` before the start)."""
+    (``None`` before the start); per deal as saved, when its turn began (``turn_at``, seconds
+    since the epoch; ``None``: stored before schema 5) and its action count (``moves``)."""
 
     row: GameRow
     scoring: str
@@ -45,6 +49,14 @@ class Loaded:
     decks: list[list[str]]
     engine: TableEngine | None
     seq: int = field(default=0, kw_only=True)
+    turn_at: list[float | None] = field(default_factory=list, kw_only=True)
+    moves: list[int] = field(default_factory=list, kw_only=True)
+
+    def turn_began(self, index: int) -> float:
+        """When deal ``index``'s current turn began (a deal saved before schema 5: the game's
+        last change)."""
+        at = self.turn_at[index] if index < len(self.turn_at) else None
+        return self.row.updated_at if at is None else at
 
 
 @dataclass
@@ -180,7 +192,9 @@ class TableRecords:
         turns = list(row.turns) if row.turns is not None else None
         engine = replay_engine(scoring, Rules.from_dict(row.rules), row.first_dealer,
                                deal_rows, turns)
-        loaded = Loaded(row, scoring, infos, decks, engine, seq=engine.seq())
+        loaded = Loaded(row, scoring, infos, decks, engine, seq=engine.seq(),
+                        turn_at=[d.turn_at for d in deal_rows],
+                        moves=[len(d.actions) for d in deal_rows])
         if loaded.seq != row.seq:  # pragma: no cover - only after a format change
             log.warning("game %s: stored seq %s, replay gives %s", row.id, row.seq, loaded.seq)
         return loaded
@@ -205,35 +219,60 @@ class TableRecords:
     @staticmethod
     def _status(loaded: Loaded) -> dict[str, Any]:
         result = loaded.engine.result() if loaded.engine is not None else None
-        if result is None:
-            return {"status": "playing", "winner": None, "margin": None, "finished_at": None}
+        if result is None or loaded.engine is None:
+            return {"status": "playing", "winner": None, "margin": None, "finished_at": None,
+                    "winner_seats": None}
         winner, margin = result
-        return {"status": "over", "winner": winner, "margin": margin, "finished_at": time.time()}
+        return {"status": "over", "winner": winner, "margin": margin, "finished_at": time.time(),
+                "winner_seats": seats_text(loaded.engine.winner_seats())}
 
     @staticmethod
     def _deal_rows(loaded: Loaded, first: int) -> list[DealRow]:
-        assert loaded.engine is not None
-        return [loaded.engine.deal_row(i, loaded.deals[i], loaded.decks[i])
-                for i in range(first, len(loaded.deals))]
+        """The rows of deals ``first`` on; a deal dealt or moved since it was saved begins its
+        turn now (``turn_at``): the other table's deal of a partnership keeps its own."""
+        engine = loaded.engine
+        assert engine is not None
+        now = time.time()
+        rows = []
+        for i in range(first, len(loaded.deals)):
+            while len(loaded.turn_at) <= i:
+                loaded.turn_at.append(None)
+                loaded.moves.append(-1)
+            moves = len(engine.deals()[i].history)
+            if loaded.moves[i] != moves:
+                loaded.turn_at[i], loaded.moves[i] = now, moves
+            elif loaded.turn_at[i] is None:  # saved before schema 5: as it counted then
+                loaded.turn_at[i] = loaded.row.updated_at
+            row = engine.deal_row(i, loaded.deals[i], loaded.decks[i])
+            row.turn_at = loaded.turn_at[i]
+            rows.append(row)
+        return rows
 
     @staticmethod
     def _turns(loaded: Loaded) -> str | None:
         e = loaded.engine
         return "".join(e.turns) if isinstance(e, MatchEngine) and e.turns is not None else None
 
-    def insert(self, loaded: Loaded, status: str | None = None) -> None:
-        """Store a new game (its table's rows are stored before)."""
+    def insert(self, loaded: Loaded, status: str | None = None,
+               first: Callable[[Connection], bool] | None = None) -> bool:
+        """Store a new game (its table's rows are stored before, or by ``first``: see
+        :meth:`ginrummy.store.Store.insert_game`); False: ``first`` refused, nothing
+        stored."""
         row = loaded.row
         if loaded.engine is not None:
             loaded.seq = row.seq = loaded.engine.seq()
             st = self._status(loaded)
             row.status, row.winner, row.margin = st["status"], st["winner"], st["margin"]
+            row.winner_seats = seats_of_text(st["winner_seats"])
             row.turns = self._turns(loaded)
         if status is not None:
             row.status = status
-        self.store.insert_game(row, self._deal_rows(loaded, 0) if loaded.engine else [])
+        if not self.store.insert_game(row, self._deal_rows(loaded, 0) if loaded.engine else [],
+                                      first):
+            return False
         if loaded.engine is not None:
             self.cache_put(loaded)
+        return True
 
     def save(self, loaded: Loaded, first: int, last_action: str | None,
              last_action_seq: int | None) -> GameRow | None:
@@ -255,7 +294,7 @@ class TableRecords:
             self.cache_drop(loaded.row.id)
             return current
         for k, v in changes.items():
-            setattr(loaded.row, k, v)
+            setattr(loaded.row, k, seats_of_text(v) if k == "winner_seats" else v)
         loaded.row.updated_at = time.time()
         loaded.seq = changes["seq"]
         self.cache_put(loaded)

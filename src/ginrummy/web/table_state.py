@@ -15,7 +15,8 @@ from .service_base import invite_code
 from .state import YOU
 from .table_records import Loaded, Seated
 
-__all__ = ["AWAY_AFTER", "seat_row", "is_computer", "seats_json", "seat_state"]
+__all__ = ["AWAY_AFTER", "seat_row", "is_computer", "seats_json", "seat_state",
+           "turn_deadlines", "table_status", "next_change"]
 
 #: a person seat without a live connection for this long (seconds) is away.
 AWAY_AFTER = 20.0
@@ -47,9 +48,12 @@ def is_computer(table: TableRow | None) -> Callable[[int], bool]:
 
 
 def seats_json(table: TableRow, seat: int, now: float | None = None,
-               status: str = "playing") -> list[dict[str, Any]]:
+               status: str = "playing", card_counts: dict[int, int] | None = None
+               ) -> list[dict[str, Any]]:
     """``state.seats`` (docs/tables.md) for ``seat``: names, kinds, presence (``now``: the
-    time compared with each seat's ``connected_until``, seconds since the epoch)."""
+    time compared with each seat's ``connected_until``, seconds since the epoch) and the
+    number of cards each holds (``card_counts``, public; ``None`` for a seat not in it)."""
+    counts = card_counts or {}
     t = time.time() if now is None else now
     out = []
     for s in table.seats:
@@ -61,8 +65,36 @@ def seats_json(table: TableRow, seat: int, now: float | None = None,
                     "level": s.level if s.kind == "computer" else None,
                     "you": s.seat == seat, "creator": s.seat == table.creator_seat,
                     "connected": connected, "away": away, "left": person and s.left,
-                    "computer_for_away": person and s.computer_for_away})
+                    "computer_for_away": person and s.computer_for_away,
+                    "card_count": counts.get(s.seat)})
     return out
+
+
+def table_status(loaded: Loaded) -> str:
+    """``table.status``: ``waiting`` (before the start), ``playing`` or ``over``."""
+    if loaded.engine is None:
+        return "waiting"
+    return "over" if loaded.row.status == "over" else "playing"
+
+
+def next_change(loaded: Loaded, table: TableRow | None, seat: int,
+                now: float | None = None) -> float | None:
+    """The next moment (seconds since the epoch) at which what ``seat`` is shown changes with
+    time alone, without any write: a turn clock runs out, another person's presence lease ends
+    (a process stopped without closing its streams), or a person not connected becomes away
+    (:data:`AWAY_AFTER`). ``None``: nothing changes until something is written."""
+    t = time.time() if now is None else now
+    times = list(turn_deadlines(loaded, table).values())
+    if table is not None:
+        playing = table_status(loaded) == "playing"
+        for s in table.seats:
+            if s.kind != "person" or s.left or s.seat == seat:
+                continue
+            if s.connected_until > t:
+                times.append(s.connected_until)
+            elif playing and t - s.connected_until <= AWAY_AFTER:
+                times.append(s.connected_until + AWAY_AFTER)
+    return min(times) + 0.05 if times else None
 
 
 def _hand_order(loaded: Loaded, seated: Seated) -> list[str] | None:
@@ -77,23 +109,43 @@ def _hand_order(loaded: Loaded, seated: Seated) -> list[str] | None:
         seated.seat) else None
 
 
+def turn_deadlines(loaded: Loaded, table: TableRow | None) -> dict[int, float]:
+    """The turn clock's deadline (seconds since the epoch) of each deal in play whose mover is
+    a person: ``{deal index: deadline}``, each from its own turn's start (a partnership's two
+    tables apart); ``{}`` without a clock."""
+    engine = loaded.engine
+    if table is None or not table.turn_clock or engine is None or loaded.row.status == "over":
+        return {}
+    computer = is_computer(table)
+    out = {}
+    for i in engine.in_play():
+        p = engine.mover(i)
+        if p is not None and not computer(p):
+            out[i] = loaded.turn_began(i) + table.turn_clock
+    return out
+
+
+def _own_deal(loaded: Loaded, seat: int) -> int | None:
+    """The deal in play that ``seat`` plays (else the one it watches: three players)."""
+    engine = loaded.engine
+    if engine is None:
+        return None
+    playing = engine.in_play()
+    mine = [i for i in playing if seat in engine.deal_players(i)]
+    return mine[0] if mine else (playing[0] if playing else None)
+
+
 def _table_json(loaded: Loaded, seated: Seated) -> dict[str, Any]:
     table = seated.table
     assert table is not None
     row = loaded.row
-    status = "waiting" if loaded.engine is None else (
-        "over" if row.status == "over" else "playing")
+    status = table_status(loaded)
     invite = None
     if seated.creator and status == "waiting":
         code = invite_code(row.secret)
         invite = {"code": code, "url": f"/join/{code}"}
-    deadline = None
-    if table.turn_clock and status == "playing" and loaded.engine is not None:
-        computer = is_computer(table)
-        if any(not computer(p) for p in (loaded.engine.mover(i)
-                                         for i in loaded.engine.in_play())
-               if p is not None):
-            deadline = row.updated_at + table.turn_clock
+    own = _own_deal(loaded, seated.seat)
+    deadline = turn_deadlines(loaded, table).get(own) if own is not None else None
     return {"status": status, "players": PLAYER_COUNT[loaded.scoring],
             "scoring": loaded.scoring, "creator": seated.creator, "invite": invite,
             "turn_clock": table.turn_clock, "turn_deadline": deadline,
@@ -131,7 +183,14 @@ def seat_state(tables: TableStore, loaded: Loaded, seated: Seated, since: int | 
     if seated.table is not None:
         status_json = _table_json(loaded, seated)
         st["table"] = {**(st.get("table") or {}), **status_json}
-        st["seats"] = seats_json(seated.table, seated.seat, status=status_json["status"])
+        other = st["table"].get("other")
+        if isinstance(other, dict) and loaded.engine is not None:  # the other table's clock
+            deadlines = turn_deadlines(loaded, seated.table)
+            own = _own_deal(loaded, seated.seat)
+            other["turn_deadline"] = next((d for i, d in deadlines.items() if i != own), None)
+        st["seats"] = seats_json(seated.table, seated.seat, status=status_json["status"],
+                                 card_counts=loaded.engine.card_counts()
+                                 if loaded.engine is not None else None)
         st["messages"] = [{"seq_at": m.seq_at, "seat": m.seat, "message": m.message,
                            "at": m.at} for m in tables.messages(row.id)]
     return st

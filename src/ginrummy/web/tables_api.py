@@ -22,7 +22,7 @@ from .errors import NotFound
 from .live import LiveHub
 from .ratelimit import RateLimiter
 from .schemas import ErrorOut, JoinIn, MalformedOut, MessageIn, SeatPut
-from .seating import Seating
+from .seating import LiveView, Seating
 
 __all__ = ["install_tables", "PING_EVERY", "PRESENCE_EVERY", "CHECK_EVERY"]
 
@@ -30,8 +30,10 @@ __all__ = ["install_tables", "PING_EVERY", "PRESENCE_EVERY", "CHECK_EVERY"]
 PING_EVERY = 15.0
 #: seconds between two refreshes of a stream's presence in the store.
 PRESENCE_EVERY = 10.0
-#: seconds between two looks at the table without a notification (away seats, turn clock).
-CHECK_EVERY = 5.0
+#: seconds between two looks at the table with neither a notification nor a change due with
+#: time (away seats, presence leases and the turn clock wake a stream when they are due): a
+#: safety net for a notification missed.
+CHECK_EVERY = 30.0
 
 
 def _doc(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -64,7 +66,7 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
                    bearer: Callable[[str | None], str | None],
                    limited: Callable[[Request, str], Response | None],
                    page: Callable[[Request, str | None, str, str], Response]) -> None:
-    """Add the table routes. ``limited(request, message)``: the 429 answer when the client
+    """Add the table routes. ``limited(request, reason)``: the 429 answer when the client
     made too many tables or joins (the limits of new games), else None; ``page``: serves a page
     of the front end."""
     seating.svc.store.add_listener(hub.notify, on_resync=hub.resync)
@@ -85,10 +87,11 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
               responses=_doc(404, 409, 413, 422, 429))
     def join(code: str, body: JoinIn, request: Request) -> Response:
         """Take a free seat with a display name: the seat's own token."""
-        refused = limited(request, "too many joins: wait a moment")
+        refused = limited(request, "too_many_joins")
         if refused is not None:
             return refused
-        return JSONResponse(seating.join(code, body.name, body.seat), status_code=201)
+        made = seating.join(code, body.name, body.seat, getattr(request.state, "player_id", None))
+        return JSONResponse(made, status_code=201)
 
     @app.put("/api/games/{game_id}/seats/{seat}", response_model=dict[str, Any],
              responses=_doc(403, 404, 409, 413, 422, 429))
@@ -128,8 +131,10 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
         if wait:
             from .schemas import error_response
 
-            resp = error_response(429, "rate_limited", "too many messages: wait a moment")
-            resp.headers["Retry-After"] = str(max(1, int(wait + 0.999)))
+            seconds = max(1, int(wait + 0.999))
+            resp = error_response(429, "rate_limited", "too_many_messages",
+                                  {"seconds": seconds})
+            resp.headers["Retry-After"] = str(seconds)
             return resp
         return JSONResponse(seating.message(game_id, token, body.message))
 
@@ -149,53 +154,63 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
                                           "X-Accel-Buffering": "no"})
 
     async def _stream(request: Request, game_id: str, token: str | None, since: int | None,
-                      first: tuple[dict[str, Any], list[dict[str, Any]], int]
-                      ) -> AsyncIterator[bytes]:
+                      first: LiveView) -> AsyncIterator[bytes]:
+        """The stream's loop. It reads the table again only when told to (the store's change
+        notification), when its view changes with time alone (``LiveView.wake_at``: a turn
+        clock, a presence lease, an away seat) and, in case a notification was missed, every
+        :data:`CHECK_EVERY` seconds; and it refreshes its seat's presence with one write every
+        :data:`PRESENCE_EVERY` seconds. A quiet table costs little."""
         sub = hub.subscribe(game_id)
         sent: tuple[int, int] | None = None
         sent_presence: list[dict[str, Any]] | None = None
         last = since
-        view: tuple[dict[str, Any], list[dict[str, Any]], int] | None = first
+        view: LiveView | None = first
         try:
             await anyio.to_thread.run_sync(seating.presence, game_id, token, True)
             now = time.monotonic()
             next_ping = now + PING_EVERY
             next_refresh = now + PRESENCE_EVERY
+            next_check = now + CHECK_EVERY
             while True:
                 if view is None:
                     try:
                         view = await anyio.to_thread.run_sync(seating.live_view, game_id, token,
-                                                              last)
+                                                              last, sent)
                     except NotFound:  # the seat was left: the stream ends
                         return
-                state, seats, version = view
-                view = None
-                key = (int(state["seq"]), version)
-                presence = _presence(seats)
-                if key != sent:
-                    yield _sse("state", state, key[0])
+                presence = _presence(view.seats)
+                key = (view.seq, view.version)
+                if view.state is not None and key != sent:
+                    yield _sse("state", view.state, key[0])
                     sent = key
                     last = key[0]
                     sent_presence = presence
                 elif presence != sent_presence:
-                    yield _sse("presence", {"seats": seats})
+                    yield _sse("presence", {"seats": view.seats})
                     sent_presence = presence
-                now = time.monotonic()
-                wait = max(0.0, min(next_ping, next_refresh, now + CHECK_EVERY) - now)
-                await sub.wait(wait)
-                if await request.is_disconnected():
-                    return
-                now = time.monotonic()
-                if now >= next_ping:
-                    yield b": ping\n\n"
-                    next_ping = now + PING_EVERY
-                if now >= next_refresh:
-                    next_refresh = now + PRESENCE_EVERY
-                    try:
-                        await anyio.to_thread.run_sync(seating.presence, game_id, token, True,
-                                                       False)
-                    except NotFound:
+                wake_at, seat, has_seats = view.wake_at, view.seat, view.table
+                view = None
+                while True:  # until the table is to be read again
+                    now = time.monotonic()
+                    until = min(next_ping, next_refresh, next_check)
+                    if wake_at is not None:  # not sooner than 0.25 s: never a busy loop
+                        until = min(until, now + max(0.25, wake_at - time.time()))
+                    woken = await sub.wait(max(0.0, until - now))
+                    if await request.is_disconnected():
                         return
+                    now = time.monotonic()
+                    if now >= next_ping:
+                        yield b": ping\n\n"
+                        next_ping = now + PING_EVERY
+                    if now >= next_refresh:
+                        next_refresh = now + PRESENCE_EVERY
+                        if has_seats and not await anyio.to_thread.run_sync(
+                                seating.refresh_presence, game_id, seat, token):
+                            return  # the seat was left
+                    if woken or now >= next_check or (
+                            wake_at is not None and time.time() >= wake_at):
+                        next_check = now + CHECK_EVERY
+                        break
         finally:
             hub.unsubscribe(sub)
             # the seat may be gone (left): nothing to keep then

@@ -19,8 +19,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator
 
-__all__ = ["valid_text", "valid_name", "has_lone_surrogate", "printable", "Text", "Name",
-           "NAME_MAX", "BIDI_CONTROLS", "PRINTABLE_DEPTH"]
+__all__ = ["TextError", "valid_text", "valid_name", "has_lone_surrogate", "printable", "Text",
+           "Name", "NAME_MAX", "BIDI_CONTROLS", "PRINTABLE_DEPTH"]
 
 #: the longest name, in characters (after stripping the spaces around it)
 NAME_MAX = 40
@@ -28,6 +28,16 @@ NAME_MAX = 40
 #: bidirectional formatting characters (Unicode TR9: embeddings, overrides, isolates, marks)
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
                           "\u2066\u2067\u2068\u2069")
+
+
+class TextError(ValueError):
+    """A refused text: ``reason`` (a code of :data:`ginrummy.errors.REASONS`) and ``params``
+    say why (docs/api.md "Reasons"); pydantic reports it as any :class:`ValueError`."""
+
+    def __init__(self, message: str, reason: str, **params: Any) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.params = params
 
 
 def has_lone_surrogate(s: str) -> bool:
@@ -45,7 +55,8 @@ def valid_text(s: str) -> str:
     :raises ValueError: on a lone surrogate.
     """
     if has_lone_surrogate(s):
-        raise ValueError("text must be valid Unicode (a lone surrogate such as \\ud800 is not)")
+        raise TextError("text must be valid Unicode (a lone surrogate such as \\ud800 is not)",
+                        "name_control", char="U+D800-U+DFFF")
     return s
 
 
@@ -58,13 +69,14 @@ def valid_name(s: str, max_length: int = NAME_MAX) -> str:
     valid_text(s)
     s = s.strip()
     if not s:
-        raise ValueError("a name cannot be empty")
+        raise TextError("a name cannot be empty", "name_empty")
     if len(s) > max_length:
-        raise ValueError(f"a name has at most {max_length} characters")
+        raise TextError(f"a name has at most {max_length} characters", "name_long",
+                        max=max_length)
     for ch in s:
         if ch in BIDI_CONTROLS or unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
-            raise ValueError(f"a name cannot hold the control or direction character "
-                             f"U+{ord(ch):04X}")
+            raise TextError(f"a name cannot hold the control or direction character "
+                            f"U+{ord(ch):04X}", "name_control", char=f"U+{ord(ch):04X}")
     return s
 
 

@@ -194,7 +194,8 @@ class Match:
             plan = self.next_plan()
             if not plan:
                 raise IllegalActionError("the match is over" if self.is_over
-                                         else "a deal is still in play")
+                                         else "a deal is still in play",
+                                         "game_over" if self.is_over else "hand_not_over")
             hand, table, pair, fixed = plan[0]
         if fixed is None:
             if dealer not in (0, 1):
@@ -216,7 +217,7 @@ class Match:
         """
         h = self.deals[index]
         if h.is_over:
-            raise IllegalActionError("that deal is over")
+            raise IllegalActionError("that deal is over", "hand_over")
         h.apply(action)
         if h.is_over:
             self._settle(index)
@@ -259,6 +260,20 @@ class Match:
                                                           else 1 - dealer)
 
     # ---------------------------------------------------------------------------------- result
+    def winner_players(self) -> tuple[int, ...]:
+        """At the end: the players who won (partnership: both partners, R-4P; ``()``: a
+        Hollywood tie, or not over)."""
+        if not self.is_over:
+            return ()
+        if self.scoring == "hollywood":
+            t = self.sheet.totals()
+            return () if t[0] == t[1] else ((0,) if t[0] > t[1] else (1,))
+        if self.scoring == "three_player":
+            w = self.sheet.winner
+            return () if w is None else (int(w),)
+        f = self.sheet.final()
+        return (int(f.winner), int(f.winner) + 2)
+
     def person_result(self) -> tuple[int | None, int | None]:
         """At the end: ``(winner, margin)`` from the person's side: winner 0 = the person (or
         the person's team) won, 1 = the computers did; margin = the winner's margin."""

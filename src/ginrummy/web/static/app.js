@@ -13,7 +13,7 @@ import { $, cardEl, loadCatalog, markLanguage, toast, translatePage } from "./pa
 import { createFriends } from "./friends.js";
 import { hasPeople, isWaiting, supersedes, inviteCode } from "./seats.js";
 import { isVariant, playerName, variantHeadline, publicEventText, applyConstraints } from "./variants.js";
-import { ANIMATED, DEFAULT_SETTINGS, KEY_CURRENT, KEY_SETTINGS, S, SPEEDS, announce, api, detailMessage, motionOK, pace, sleep, sound, store, t } from "./session.js";
+import { ANIMATED, DEFAULT_SETTINGS, KEY_CURRENT, KEY_SETTINGS, S, SPEEDS, announce, api, detailMessage, motionOK, pace, reannounce, sleep, sound, store, t } from "./session.js";
 import { actorName, askHint, backEl, currentTable, fitHand, named, opponentSeat, render, renderActions, renderOpponent, renderPiles, renderStatus } from "./render.js";
 import { clickGin, clickPile, clickStock, clickType, onKey, onPointerDown, onPointerMove, onPointerUp, openKnock, renderHelpKeys, renderKnockDialog, sortHand, tryDiscard } from "./controls.js";
 import { buildFields, buildNewGameForm, ensureMeta, focusAfterMove, focusLost, focusPlay, levelId, onScoringChange, openNewGame, openStats, startGame, updatePresetNote, wireDialogFocus } from "./dialogs.js";
@@ -33,6 +33,8 @@ async function setLanguage(lang, { save = true } = {}) {
   render();
   if ($("dlg-new").open) buildNewGameForm(false);
   if ($("dlg-knock").open) renderKnockDialog();
+  // the live region speaks the new language: the last announcement again, else what to do now
+  if (save && !reannounce() && S.state) announce(() => t(promptKey(S.state, false), { computer: actorName(S.state) }));
 }
 
 function applyStaticText() {
@@ -117,7 +119,7 @@ async function receive(state, { animate = true } = {}) {
     adoptState(state);
     render();
   }
-  announce(announcement(evs, state));
+  announce(() => announcement(evs, state));
   if (state.phase === "hand-over" || state.phase === "game-over") {
     if (state.result && prev && prev.phase !== state.phase) sound(["gin", "big_gin"].includes(state.result.kind) ? "gin" : "knock");
   }
@@ -295,7 +297,7 @@ export function takeSeat(game, state) {
   adoptState(state);
   S.lastSeq = state.seq ?? 0;
   render();
-  announce(isWaiting(state) ? t("friends.waiting_title") : announcement(evs, state) || t(promptKey(state, false), { computer: actorName(state) }));
+  announce(() => (isWaiting(state) ? t("friends.waiting_title") : announcement(evs, state) || t(promptKey(state, false), { computer: actorName(state) })));
   schedulePoll();
   focusPlay();
 }

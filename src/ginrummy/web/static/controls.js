@@ -64,7 +64,7 @@ export function sortHand(by) {
   S.order = by === "rank" ? sortByRank(S.order) : sortBySuit(S.order);
   renderHand();
   saveOrder();
-  announce(t(by === "rank" ? "hand.sorted_rank" : "hand.sorted_suit"));
+  announce(() => t(by === "rank" ? "hand.sorted_rank" : "hand.sorted_suit"));
 }
 
 /**

@@ -11,6 +11,7 @@ import { playerName, scoringName } from "./variants.js";
 import {
   QUICK_MESSAGES, TABLE_SIZES, seatsOf, seatOf, hasPeople, isWaiting, isCreator, canStart, seatLayout, presence,
   turnSeat, seatsRequest, cleanName, rememberSeat, heldSeat, forgetSeat, withPresence, freshMessages, rematchOf,
+  cardCount,
 } from "./seats.js";
 
 const KEY_TABLES = "ginrummy.tables";
@@ -152,6 +153,8 @@ export function createFriends(ctx) {
       const rel = s.kind === "computer" ? "" : relation(st, n);  // a computer's name says it already
       if (rel) kids.push(el("small", { class: "rel", text: rel }));
       if (s.kind === "person") kids.push(el("span", { class: "chip-presence", "data-presence": word, text: presenceText(word) }));
+      const cards = cardCount(st, n);
+      if (cards !== null) kids.push(el("small", { class: "chip-count", "data-testid": "seat-cards", text: t("table.cards", { n: cards }) }));
       if (n === turn) kids.push(el("span", { class: "chip-turn", text: t("friends.to_play") }));
       if (isCreator(st) && !isWaiting(st) && s.kind === "person" && word === "away") {
         kids.push(el("button", { type: "button", class: "btn small", "data-testid": "hand-to-computer", "data-seat": String(n), text: t("friends.hand_to_computer"), onclick: () => handToComputer(n) }));

@@ -132,3 +132,71 @@ export function choiceLabel(field, value, t) {
   return t(`choice.${field}.${value}`, null, humanize(String(value)));
 }
 
+
+// ---------------------------------------------------------------- the server's reasons
+// The API words every error as a reason: {code, params} (docs/api.md "Reasons"); the texts are
+// the catalog's err.<code> keys, the same ones the server words its `message` from
+// (ginrummy.web.messages, which shows parameters the same way as paramText below).
+
+const CHOICE_KEYS = ["level", "preset", "scoring", "quick"];
+
+function named(value, t, prefixes) {
+  for (const p of prefixes) if (t.has(`${p}.${value}`)) return t(`${p}.${value}`);
+  return String(value);
+}
+
+/** One parameter of a reason as the person reads it: numbers the language's way, cards and
+ * rules fields and choices by their names, lists listed, anything else as it is. */
+export function paramText(name, value, params, t, lang = "en") {
+  const sep = t("list.sep", null, ", ");
+  if (typeof value === "boolean") return String(value);
+  if (typeof value === "number") {
+    try { return new Intl.NumberFormat(lang).format(value); } catch { return String(value); }
+  }
+  if (name === "card") return cardName(String(value), t);
+  if (name === "cards" && Array.isArray(value)) return value.map((c) => cardName(String(c), t)).join(sep);
+  if (name === "field") return named(value, t, ["errv.field", "field"]);
+  if (["scoring", "preset", "level"].includes(name)) return named(value, t, [name]);
+  if (name === "value" && params && params.field) return named(value, t, [`choice.${params.field}`]);
+  if (name === "choices" && Array.isArray(value)) {
+    const prefixes = (params && params.field ? [`choice.${params.field}`] : []).concat(CHOICE_KEYS);
+    return value.map((v) => named(v, t, prefixes)).join(sep);
+  }
+  if (Array.isArray(value)) return value.map(String).join(sep);
+  return String(value ?? "");
+}
+
+/** A reason of the server ({code, params}) in words; null when the catalog has no text for it. */
+export function serverReasonText(reason, t, lang = "en") {
+  if (!reason || !reason.code) return null;
+  const params = reason.params || {};
+  let key = `err.${reason.code}`;
+  if (params.n === 1 && t.has(`${key}_one`)) key = `${key}_one`;
+  if (!t.has(key)) return null;
+  const shown = {};
+  for (const [k, v] of Object.entries(params)) shown[k] = paramText(k, v, params, t, lang);
+  let out = interpolate(t.catalog[key], shown);
+  if (params.hand !== undefined && params.hand !== null) {
+    const frameKey = params.table !== undefined && params.table !== null ? "err.at_table" : "err.at_hand";
+    const frame = t.has(frameKey) ? t.catalog[frameKey] : "{hand}: {what}";
+    const at = frame.indexOf("{what}");
+    const place = { hand: shown.hand, table: shown.table };
+    out = at < 0 ? out : interpolate(frame.slice(0, at), place) + out + interpolate(frame.slice(at + 6), place);
+  }
+  return out.trim() ? out : null;
+}
+
+/**
+ * The words of an API error answer (`data`: its JSON): the reason in the page's language, else
+ * the server's message (already in the request's language), else `fallbackKey`'s text.
+ */
+export function errorAnswerText(data, t, lang = "en", fallbackKey = "error.generic") {
+  const d = data && data.detail;
+  const reason = (d && !Array.isArray(d) && typeof d === "object" && d.reason) || (data && data.reason);
+  const words = serverReasonText(reason, t, lang);
+  if (words) return words;
+  if (d && typeof d === "object" && !Array.isArray(d) && d.message) return d.message;
+  if (data && data.message) return data.message;
+  if (typeof d === "string") return d;
+  return t(fallbackKey);
+}

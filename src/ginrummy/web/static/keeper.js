@@ -4,7 +4,7 @@
 // answers the whole sheet, drawn here with sheet.js. Saved on the server (token-owned, like a
 // game; the page keeps {sheet_id, token} in localStorage), exported as CSV, printed.
 
-import { makeT, presetName, fieldLabel, choiceLabel } from "./i18n.js";
+import { makeT, presetName, fieldLabel, choiceLabel, errorAnswerText } from "./i18n.js";
 import { hollywoodFromKeeper, threeFromKeeper, columnsFromKeeper, renderModel } from "./sheet.js";
 import { $, el, apiRequest, applyLanguage, pageLanguage, toast } from "./page.js";
 import { constrain, scoringName } from "./variants.js";
@@ -23,17 +23,36 @@ function api(method, path, body) {
   return apiRequest(method, path, body, path.startsWith("/api/sheets/") ? S.token : null);
 }
 
+/** An API error answer in the page's language (the server's reason, worded from the catalog). */
 function message(data) {
-  const d = data && data.detail;
-  if (!d) return t("error.generic");
-  if (Array.isArray(d)) return d.map((x) => x.msg || "").join("; ");
-  return d.message || t("error.generic");
+  return errorAnswerText(data, S.t, S.lang);
+}
+
+// What the page shows in words that a language switch words again: the error under each form
+// (`shown[id]`: a function giving its text) and the last status announced (kp-status, polite).
+const shown = {};
+let status = null;
+
+/** Show the error `words()` in the element `id` (worded again after a language switch). */
+function showError(id, words) {
+  shown[id] = words;
+  $(id).textContent = words();
+  $(id).hidden = false;
+}
+
+/** Say `words()` in the status line (a live region), and again after a language switch. */
+function say(words) {
+  status = words;
+  $("kp-status").textContent = words ? words() : "";
 }
 
 // ---------------------------------------------------------------- language
 async function setLanguage(lang, save = true) {
+  const last = status;
   ({ lang: S.lang, t: S.t } = await applyLanguage(lang, { save, titleKey: "keeper.title" }));
   if (S.meta) { fillNewForm(false); render(); }
+  for (const [id, words] of Object.entries(shown)) if (!$(id).hidden) $(id).textContent = words();
+  if (last) say(last);
 }
 
 // ---------------------------------------------------------------- new sheet
@@ -131,14 +150,14 @@ async function createSheet(ev) {
   $("kp-new-error").hidden = true;
   try {
     const r = await api("POST", "/api/sheets", body);
-    if (!r.ok) { $("kp-new-error").textContent = message(r.data); $("kp-new-error").hidden = false; return; }
+    if (!r.ok) { showError("kp-new-error", () => message(r.data)); return; }
     S.token = r.data.token;
     S.sheet = r.data;
     saved.set({ sheet_id: r.data.sheet_id, token: r.data.token });
     render();
     const firstInput = $("kp-tables").querySelector("input, select");
     if (firstInput) firstInput.focus();
-  } catch { $("kp-new-error").textContent = t("error.network"); $("kp-new-error").hidden = false; } finally { S.busy = false; }
+  } catch { showError("kp-new-error", () => t("error.network")); } finally { S.busy = false; }
 }
 
 // ---------------------------------------------------------------- hand entry
@@ -238,20 +257,18 @@ async function addHand(ev) {
       lost();
     } else {
       if (r.status === 409 && r.data && r.data.sheet) { S.sheet = { sheet_id: r.data.sheet_id, seq: r.data.seq, input: r.data.input, sheet: r.data.sheet }; render(); }
-      $("kp-hand-error").textContent = message(r.data);
-      $("kp-hand-error").hidden = false;
+      const data = r.data;
+      showError("kp-hand-error", () => message(data));
     }
-  } catch { $("kp-hand-error").textContent = t("error.network"); $("kp-hand-error").hidden = false; } finally { S.busy = false; }
+  } catch { showError("kp-hand-error", () => t("error.network")); } finally { S.busy = false; }
 }
 
 function announceLast() {
   const out = S.sheet.sheet;
   const h = out.hands[out.hands.length - 1];
   if (!h) return;
-  let text;
-  if (out.scoring === "partnership") text = h.team ? t("keeper.added_team", { n: h.number, team: h.team }) : t("keeper.added_tie", { n: h.number });
-  else text = h.winner ? t("keeper.added", { n: h.number, name: h.winner, points: h.points, kind: t(`kind.${h.kind}`) }) : t("keeper.added_dead", { n: h.number });
-  $("kp-status").textContent = text;
+  if (out.scoring === "partnership") say(() => (h.team ? t("keeper.added_team", { n: h.number, team: h.team }) : t("keeper.added_tie", { n: h.number })));
+  else say(() => (h.winner ? t("keeper.added", { n: h.number, name: h.winner, points: h.points, kind: t(`kind.${h.kind}`) }) : t("keeper.added_dead", { n: h.number })));
 }
 
 async function undo() {
@@ -259,7 +276,7 @@ async function undo() {
   S.busy = true;
   try {
     const r = await api("DELETE", `/api/sheets/${S.sheet.sheet_id}/hands/last`);
-    if (r.ok) { S.sheet = r.data; render(); $("kp-status").textContent = t("keeper.undone"); } else toast(message(r.data));
+    if (r.ok) { S.sheet = r.data; render(); say(() => t("keeper.undone")); } else toast(message(r.data));
   } catch { toast(t("error.network")); } finally { S.busy = false; }
 }
 
@@ -307,7 +324,7 @@ function render() {
   $("kp-undo").disabled = !out.hands.length;
   $("kp-sheet").replaceChildren(el("h3", { class: "kp-sheet-title", text: `${scoringName(out.scoring, t)} — ${out.players.join(", ")}` }), renderModel(modelOf(out), t));
   const totals = Object.entries(out.totals || {}).map(([k, v]) => `${k} ${v}`).join(" · ");
-  $("kp-status").textContent = out.over ? t("keeper.over", { totals }) : "";
+  say(out.over ? () => t("keeper.over", { totals }) : null);
 }
 
 async function exportCsv() {

@@ -505,7 +505,8 @@ export async function askHint() {
     if (S.state !== st || r.data.seq !== st.seq) return;  // the table moved on meanwhile
     S.hint = { seq: r.data.seq, gameId: st.game_id, hint: r.data.hint, reason: r.data.reason };
     renderHint();
-    announce(hintWords(S.hint));
+    const hint = S.hint;
+    announce(() => hintWords(hint));
   } catch {
     toast(t("error.network"));
   } finally {

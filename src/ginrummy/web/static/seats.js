@@ -85,6 +85,16 @@ export function presence(seat, you) {
   return seat.connected ? "connected" : "offline";
 }
 
+/**
+ * How many cards seat `n` holds now (every seat's count is public, at both tables of a
+ * partnership), or null: before the start, for a seat sitting this hand out, or an older server.
+ */
+export function cardCount(st, n) {
+  if (isWaiting(st)) return null;
+  const s = seatOf(st, n);
+  return s && Number.isInteger(s.card_count) ? s.card_count : null;
+}
+
 /** The seat whose move the table waits for (null at a hand's end or before the start). */
 export function turnSeat(st) {
   if (!st || isWaiting(st) || st.phase === "hand-over" || st.phase === "game-over") return null;

@@ -1,7 +1,7 @@
 // The game page's shared state and services: the page's state `S`, the translator `t`, localStorage,
 // the API call with the seat's token, error words, the live region, sound and motion settings.
 
-import { makeT } from "./i18n.js";
+import { errorAnswerText, makeT } from "./i18n.js";
 import { $, apiRequest } from "./page.js";
 import { playSound } from "./sound.js";
 
@@ -38,13 +38,11 @@ export function api(method, path, body, token) {
   return apiRequest(method, path, body, token || (mine ? S.game.token : null));
 }
 
+/** An API error answer in words, in the page's language (i18n.errorAnswerText). */
 export function detailMessage(data) {
   const d = data && data.detail;
-  if (!d) return t("error.generic");
-  if (typeof d === "string") return d;
-  if (Array.isArray(d)) return d.map((x) => x.msg || JSON.stringify(x)).join("; ");
-  if (d.code === "stale") return t("error.stale");
-  return d.message || t("error.generic");
+  if (d && d.code === "stale") return t("error.stale");
+  return errorAnswerText(data, S.t, S.lang);
 }
 
 
@@ -62,11 +60,27 @@ export function pace(ms) {
 }
 
 // ---------------------------------------------------------------- live region
-export function announce(text) {
+let spoken = null;  // what the live region said last, as a function of the language
+
+/**
+ * Say `what` in the live region: a text, or a function giving the text in the page's current
+ * language, which `reannounce()` calls again after a language switch (issue 13).
+ */
+export function announce(what) {
+  const text = typeof what === "function" ? what() : what;
   if (!text) return;
+  spoken = typeof what === "function" ? what : null;
   const live = $("live");
   live.textContent = "";
   requestAnimationFrame(() => { live.textContent = text; });
+}
+
+/** After a language switch: say the last announcement again, in the new language (false when
+ * the last one cannot be worded again). */
+export function reannounce() {
+  if (!spoken) return false;
+  announce(spoken);
+  return true;
 }
 
 export function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
