@@ -566,7 +566,7 @@ def test_hint_stats_replay_and_reveal_work_for_the_second_seat(new_context: Any,
             break
         move(ann, str(ready(ann)), finish=False)
     assert ready(bo) in ("offer", "draw", "discard")
-    with bo.expect_response(lambda r: r.url.endswith("/hint")) as resp:
+    with bo.expect_response(lambda r: r.url.endswith("/hint"), timeout=30_000) as resp:
         bo.click("[data-testid=hint]")
     assert resp.value.status == 200, resp.value.text()
     bo.wait_for_selector("[data-testid=hint-text]:visible")

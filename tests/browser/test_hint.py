@@ -39,7 +39,7 @@ def _to_discard(page: Any) -> None:
 
 def _ask(page: Any, how: str) -> dict[str, Any]:
     """Ask for a hint (``click`` or the ``key``); the server's answer."""
-    with page.expect_response(lambda r: r.url.endswith("/hint")) as resp:
+    with page.expect_response(lambda r: r.url.endswith("/hint"), timeout=30_000) as resp:
         if how == "click":
             page.click("[data-testid=hint]")
         else:

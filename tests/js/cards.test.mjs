@@ -3,6 +3,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import {
   rankOf, points, isRed, isCard, sortByRank, sortBySuit, isRun, orderMeld, sameCards, mergeOrder, moveCard, parseCards, sumPoints,
+  swapCards, turnRun, moveGroup,
 } from "../../src/ginrummy/web/static/cards.js";
 
 test("ranks are ace low and deadwood values follow R-1.2", () => {
@@ -43,6 +44,32 @@ test("runs and sets are laid out as players expect", () => {
   assert.deepEqual(orderMeld(["AS", "3S", "2S"]), ["AS", "2S", "3S"]);
   // a set follows the person's order
   assert.deepEqual(orderMeld(["9H", "9D", "9C"], ["9C", "2S", "9H", "9D"]), ["9C", "9H", "9D"]);
+});
+
+test("a run lays out high to low when the person put its highest card first", () => {
+  assert.deepEqual(orderMeld(["7H", "8H", "9H"], ["9H", "2S", "8H", "7H"]), ["9H", "8H", "7H"]);
+  assert.deepEqual(orderMeld(["7H", "8H", "9H"], ["8H", "7H", "9H"]), ["7H", "8H", "9H"]);
+  // the 6 just drawn (at the end of the hand) does not turn 7-8 around
+  assert.deepEqual(orderMeld(["6H", "7H", "8H"], ["7H", "8H", "KD", "6H"]), ["6H", "7H", "8H"]);
+  // turned around, and back
+  const order = ["2S", "7H", "8H", "9H", "KD"];
+  const turned = turnRun(order, ["7H", "8H", "9H"]);
+  assert.deepEqual(turned, ["2S", "9H", "8H", "7H", "KD"]);
+  assert.deepEqual(orderMeld(["7H", "8H", "9H"], turned), ["9H", "8H", "7H"]);
+  assert.deepEqual(turnRun(turned, ["9H", "8H", "7H"]), order);
+  assert.deepEqual(turnRun(order, ["7H", "XX"]), order);
+});
+
+test("swapCards and moveGroup rearrange without losing or adding a card", () => {
+  assert.deepEqual(swapCards(["9C", "9H", "9D"], "9C", "9H"), ["9H", "9C", "9D"]);
+  assert.deepEqual(swapCards(["9C"], "9C", "2S"), ["9C"]);
+  const order = ["AS", "2S", "3S", "9C", "9H", "9D", "KD"];
+  assert.deepEqual(moveGroup(order, ["9C", "9H", "9D"], { before: "AS" }), ["9C", "9H", "9D", "AS", "2S", "3S", "KD"]);
+  assert.deepEqual(moveGroup(order, ["AS", "2S", "3S"], { after: ["9C", "9H", "9D"] }), ["9C", "9H", "9D", "AS", "2S", "3S", "KD"]);
+  for (const out of [moveGroup(order, ["2S", "3S"], { before: "KD" }), moveGroup(order, ["9H"], {})]) {
+    assert.equal(out.length, order.length);
+    assert.ok(sameCards(out, order));
+  }
 });
 
 test("sameCards ignores order", () => {

@@ -13,12 +13,12 @@ import { $, cardEl, loadCatalog, markLanguage, toast, translatePage } from "./pa
 import { createFriends } from "./friends.js";
 import { hasPeople, isWaiting, supersedes, inviteCode } from "./seats.js";
 import { isVariant, playerName, variantHeadline, publicEventText, applyConstraints } from "./variants.js";
-import { ANIMATED, DEFAULT_SETTINGS, KEY_CURRENT, KEY_SETTINGS, S, announce, api, detailMessage, motionOK, reannounce, sleep, sound, store, t } from "./session.js";
+import { ANIMATED, DEFAULT_SETTINGS, KEY_CURRENT, KEY_SETTINGS, S, SPEEDS, announce, api, detailMessage, motionOK, pace, reannounce, sleep, sound, store, t } from "./session.js";
 import { actorName, askHint, backEl, currentTable, fitHand, named, opponentSeat, render, renderActions, renderOpponent, renderPiles, renderStatus } from "./render.js";
 import { clickGin, clickPile, clickStock, clickType, onKey, onPointerDown, onPointerMove, onPointerUp, openKnock, renderHelpKeys, renderKnockDialog, sortHand, tryDiscard } from "./controls.js";
 import { openPile, renderLog, updateLog } from "./movelog.js";
 import { askNewGame, dropGame, keepGame, wireGames } from "./games.js";
-import { buildFields, buildNewGameForm, ensureMeta, focusPlay, levelId, onScoringChange, openNewGame, openStats, startGame, updatePresetNote } from "./dialogs.js";
+import { buildFields, buildNewGameForm, ensureMeta, focusAfterMove, focusLost, focusPlay, levelId, onScoringChange, openNewGame, openStats, startGame, updatePresetNote, wireDialogFocus } from "./dialogs.js";
 
 // ---------------------------------------------------------------- language
 async function setLanguage(lang, { save = true } = {}) {
@@ -56,6 +56,7 @@ function applySettings() {
   $("set-anim").checked = !!s.animations;
   $("set-four").checked = !!s.fourColour;
   $("set-large").checked = !!s.largeCards;
+  $("set-speed").value = SPEEDS[s.speed] !== undefined ? s.speed : "normal";
   requestAnimationFrame(fitHand);
 }
 
@@ -114,7 +115,8 @@ async function receive(state, { animate = true } = {}) {
   S.lastSeq = Math.max(state.seq ?? 0, ...evs.map((e) => e.seq ?? 0));
   const oppMoves = evs.filter((e) => e.seat !== you && e.seat !== null && e.seat !== undefined && ANIMATED.has(e.type));
   const watching = isVariant(state) && state.table.spectating;
-  if (animate && !watching && prev && oppMoves.length && prev.game_id === state.game_id) {
+  const shown = animate && pace(1) > 0;  // the computer speed "instant": the moves at once, in words only
+  if (shown && !watching && prev && oppMoves.length && prev.game_id === state.game_id) {
     await animateEvents(prev, state, evs);
   } else {
     adoptState(state);
@@ -126,6 +128,7 @@ async function receive(state, { animate = true } = {}) {
     if (state.result && prev && prev.phase !== state.phase) sound(["gin", "big_gin"].includes(state.result.kind) ? "gin" : "knock");
   }
   friends.afterState(prev, S.state);
+  focusAfterMove(prev && prev.phase);
   schedulePoll();
 }
 
@@ -146,7 +149,7 @@ async function animateEvents(prev, state, evs) {
       continue;
     }
     if (move) await animateOne(ev);
-    else await sleep(ev.type === "pass" || ev.type === "knock" || ev.type === "gin" ? 350 : 180);
+    else await sleep(pace(ev.type === "pass" || ev.type === "knock" || ev.type === "gin" ? 350 : 180));
     S.table = applyEvent(S.table, ev, you, state);
     S.logUpTo = ev.seq ?? S.logUpTo;
     renderOpponent();
@@ -155,7 +158,7 @@ async function animateEvents(prev, state, evs) {
     if (ev.type === "discard") sound("discard");
     else if (ev.type.startsWith("draw") || ev.type === "take") sound("draw");
   }
-  if (move) await sleep(150);
+  if (move) await sleep(pace(150));
   S.table = null;
   S.animating = false;
   S.logUpTo = null;
@@ -173,7 +176,7 @@ async function animateOne(ev) {
     case "take":
     case "draw_discard": return fly(card ? cardEl(card, t) : backEl(), $("discard-pile"), $("opp-hand"));
     case "discard": return fly(cardEl(card, t), $("opp-hand"), $("discard-pile"));
-    default: return sleep(100);
+    default: return sleep(pace(100));
   }
 }
 
@@ -181,7 +184,7 @@ async function bubble(text, ms) {
   const b = $("opp-bubble");
   b.textContent = text;
   b.classList.add("show");
-  await sleep(ms);
+  await sleep(pace(ms));
   b.classList.remove("show");
 }
 
@@ -199,10 +202,10 @@ async function fly(node, from, to) {
     await node.animate([
       { transform: "translate(0, 0) rotate(0deg)" },
       { transform: `translate(${dx}px, ${dy}px) rotate(${dx > 0 ? 8 : -8}deg)` },
-    ], { duration: 420, easing: "cubic-bezier(.3,.7,.3,1)" }).finished;
+    ], { duration: pace(420), easing: "cubic-bezier(.3,.7,.3,1)" }).finished;
   } catch { /* ignore */ }
   node.remove();
-  await sleep(90);
+  await sleep(pace(90));
 }
 
 /** While another seat is to act: ask again in 0.8 s (not at a table whose live connection runs). */
@@ -233,6 +236,7 @@ export async function act(action) {
   if (S.busy || S.animating || !S.state || !S.game) return;
   setBusy(true);
   const seq = S.state.seq;
+  const before = S.state.phase;
   try {
     const r = await api("POST", `/api/games/${S.game.game_id}/actions`, { action, seq });
     if (r.ok) {
@@ -254,6 +258,7 @@ export async function act(action) {
   } finally {
     S.busy = false;
     render();
+    focusAfterMove(before);
   }
 }
 
@@ -330,16 +335,17 @@ function wire() {
   $("btn-again").addEventListener("click", openNewGame);
   $("btn-new").addEventListener("click", askNewGame);
   wireGames();
+  $("btn-first-deal").addEventListener("click", openNewGame);
   $("btn-sort-rank").addEventListener("click", () => sortHand("rank"));
   $("btn-sort-suit").addEventListener("click", () => sortHand("suit"));
-  $("btn-hint").addEventListener("click", askHint);
+  // the button is disabled while the hint is asked: focus comes back to it after
+  $("btn-hint").addEventListener("click", async () => { await askHint(); if (focusLost() && !$("btn-hint").disabled) $("btn-hint").focus(); });
   $("btn-stats").addEventListener("click", openStats);
   $("btn-settings").addEventListener("click", () => $("dlg-settings").showModal());
   $("btn-help").addEventListener("click", () => $("dlg-help").showModal());
   $("lang-select").addEventListener("change", (e) => setLanguage(e.target.value));
   $("form-new").addEventListener("submit", startGame);
   $("new-cancel").addEventListener("click", () => $("dlg-new").close());
-  $("dlg-new").addEventListener("cancel", (e) => { if (!S.state) e.preventDefault(); });
   $("new-preset").addEventListener("change", () => { buildFields({ ...(S.meta.presets || {})[$("new-preset").value] }); updatePresetNote(); });
   $("new-scoring").addEventListener("change", onScoringChange);
   $("new-fields").addEventListener("change", () => applyConstraints($("new-fields"), $("new-scoring").value, S.meta, t));
@@ -353,6 +359,8 @@ function wire() {
   for (const [id, key] of [["set-sound", "sound"], ["set-anim", "animations"], ["set-four", "fourColour"], ["set-large", "largeCards"]]) {
     $(id).addEventListener("change", (e) => { S.settings[key] = e.target.checked; store.set(KEY_SETTINGS, S.settings); applySettings(); });
   }
+  $("set-speed").addEventListener("change", (e) => { S.settings.speed = e.target.value; store.set(KEY_SETTINGS, S.settings); applySettings(); });
+  wireDialogFocus();
   document.addEventListener("keydown", onKey);
   const hand = $("hand");
   hand.addEventListener("pointerdown", onPointerDown);

@@ -36,9 +36,18 @@ export function isRun(meld) {
   return meld.length > 1 && meld.every((c) => c[1] === meld[0][1]) && new Set(meld.map((c) => c[0])).size === meld.length;
 }
 
-/** A meld as it is laid out: a run ascending, a set in the person's order (`order`). */
+/**
+ * A meld as it is laid out: a set in the person's order (`order`); a run ascending, or
+ * descending when the person turned it around (`turnRun`: its cards all stand high to low in
+ * `order`; a card drawn to a run, placed at the end of the hand, never turns it).
+ */
 export function orderMeld(meld, order = []) {
-  if (isRun(meld)) return [...meld].sort((a, b) => rankOf(a) - rankOf(b));
+  if (isRun(meld)) {
+    const up = [...meld].sort((a, b) => rankOf(a) - rankOf(b));
+    const at = up.map((c) => order.indexOf(c));
+    const down = at.every((i, k) => i >= 0 && (k === 0 || i < at[k - 1]));
+    return down ? up.reverse() : up;
+  }
   const pos = (c) => { const i = order.indexOf(c); return i < 0 ? 99 + SUIT_SORT.indexOf(c[1]) : i; };
   return [...meld].sort((a, b) => pos(a) - pos(b));
 }
@@ -66,6 +75,41 @@ export function moveCard(order, card, to) {
   const i = Math.max(0, Math.min(out.length, to));
   out.splice(i, 0, card);
   return out;
+}
+
+/** A new order where the cards `a` and `b` have traded places. */
+export function swapCards(order, a, b) {
+  const out = [...order];
+  const i = out.indexOf(a);
+  const j = out.indexOf(b);
+  if (i < 0 || j < 0) return out;
+  out[i] = b;
+  out[j] = a;
+  return out;
+}
+
+/** A new order with the run `shown` (as laid out) turned around: it then lays out the other way. */
+export function turnRun(order, shown) {
+  const slots = shown.map((c) => order.indexOf(c)).filter((i) => i >= 0).sort((x, y) => x - y);
+  if (slots.length !== shown.length) return [...order];
+  const out = [...order];
+  const back = [...shown].reverse();
+  slots.forEach((at, k) => { out[at] = back[k]; });
+  return out;
+}
+
+/**
+ * A new order with the group `cards` (a meld, as laid out) moved as one block just before the
+ * card `before`, or after the last card of the group `after` (one of the two given).
+ */
+export function moveGroup(order, cards, { before = null, after = null } = {}) {
+  const mine = new Set(cards);
+  const rest = order.filter((c) => !mine.has(c));
+  const block = order.filter((c) => mine.has(c));
+  let at = rest.length;
+  if (before !== null && rest.includes(before)) at = rest.indexOf(before);
+  else if (after !== null && after.length) at = Math.max(...after.map((c) => rest.indexOf(c))) + 1;
+  return [...rest.slice(0, at), ...block, ...rest.slice(at)];
 }
 
 /** Parse "3S 4S 5S" or "3S4S5S" into cards. */

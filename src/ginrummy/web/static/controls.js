@@ -1,7 +1,7 @@
 // What the person does with the table: clicks and keys on cards and piles, the knock dialog, the
 // keyboard help, dragging cards to reorder. Each action goes to app.js's `act`.
 
-import { sortByRank, sortBySuit, moveCard } from "./cards.js";
+import { sortByRank, sortBySuit, moveCard, moveGroup, swapCards, turnRun } from "./cards.js";
 import { cardName } from "./i18n.js";
 import { findLegal, legalOfType, chooseKnock, chooseGin } from "./model.js";
 import { $, el, cardEl, toast } from "./page.js";
@@ -67,14 +67,38 @@ export function sortHand(by) {
   announce(() => t(by === "rank" ? "hand.sorted_rank" : "hand.sorted_suit"));
 }
 
+/**
+ * Shift + arrow on a card of the hand: inside a group it trades places with its neighbour (a set,
+ * the deadwood); a run turns around (it stays a run, high to low or low to high); at the end of a
+ * meld the whole meld moves past the next meld. Only the order is kept (PUT .../order).
+ */
+/** The card of `cards` that comes first in the person's order (a meld's place in the hand). */
+const firstInOrder = (cards) => cards.reduce((a, c) => (S.order.indexOf(c) < S.order.indexOf(a) ? c : a));
+
 function shiftCard(card, dir) {
-  const shown = [...$("hand").querySelectorAll(".slot")].map((c) => c.dataset.card);
-  const i = shown.indexOf(card);
-  const j = i + dir;
-  if (i < 0 || j < 0 || j >= shown.length) return;
-  const target = shown[j];
-  const to = S.order.indexOf(target);
-  S.order = moveCard(S.order, card, to);
+  const slot = $("hand").querySelector(`.slot[data-card="${card}"]`);
+  const group = slot && slot.closest(".group");
+  if (!group) return;
+  const inGroup = [...group.querySelectorAll(".slot")].map((c) => c.dataset.card);
+  const j = inGroup.indexOf(card) + dir;
+  const isMeld = group.classList.contains("meld");
+  if (j >= 0 && j < inGroup.length) {
+    if (isMeld && isRunMeld(inGroup)) {
+      S.order = turnRun(S.order, inGroup);
+      announce(t("hand.run_turned"));
+    } else {
+      S.order = swapCards(S.order, card, inGroup[j]);
+    }
+  } else if (isMeld) {
+    const melds = [...$("hand").querySelectorAll(".group.meld")];
+    const other = melds[melds.indexOf(group) + dir];
+    if (!other) return;
+    const theirs = [...other.querySelectorAll(".slot")].map((c) => c.dataset.card);
+    S.order = dir < 0 ? moveGroup(S.order, inGroup, { before: firstInOrder(theirs) }) : moveGroup(S.order, inGroup, { after: theirs });
+    announce(t("hand.meld_moved"));
+  } else {
+    return;
+  }
   renderHand();
   saveOrder();
   const b = $("hand").querySelector(`.slot[data-card="${card}"]`);
@@ -205,6 +229,27 @@ export function onPointerMove(e) {
   if (tgt && !tgt.after) tgt.c.classList.add("drop-before");
 }
 
+/**
+ * The order after a card is dropped by `tgt` (the nearest card, before or after it): a card of a
+ * run dropped in its run turns the run around; a meld's card dropped on another meld takes its
+ * whole meld there; any other card goes where it is dropped (its group stays the one the
+ * server's arrangement gives it).
+ */
+function dropOrder(group, card, tgt) {
+  const cards = (g) => [...g.querySelectorAll(".slot")].map((c) => c.dataset.card);
+  const to = tgt.c.closest(".group");
+  if (group && group.classList.contains("meld")) {
+    const mine = cards(group);
+    if (to === group && isRunMeld(mine)) return turnRun(S.order, mine);
+    if (to !== group && to && to.classList.contains("meld")) {
+      const theirs = cards(to);
+      return tgt.after ? moveGroup(S.order, mine, { after: theirs }) : moveGroup(S.order, mine, { before: firstInOrder(theirs) });
+    }
+  }
+  const without = S.order.filter((c) => c !== card);
+  return moveCard(S.order, card, without.indexOf(tgt.c.dataset.card) + (tgt.after ? 1 : 0));
+}
+
 export function onPointerUp(e) {
   const d = S.drag;
   S.drag = null;
@@ -213,9 +258,7 @@ export function onPointerUp(e) {
   d.el.classList.remove("dragging");
   const tgt = dropTarget(e.clientX, d.card);
   if (tgt) {
-    const without = S.order.filter((c) => c !== d.card);
-    const at = without.indexOf(tgt.c.dataset.card) + (tgt.after ? 1 : 0);
-    S.order = moveCard(S.order, d.card, at);
+    S.order = dropOrder(d.el.closest(".group"), d.card, tgt);
     saveOrder();
   }
   S.suppressClick = true;

@@ -125,20 +125,25 @@ function suitSvg(suit) {
  */
 export function cardEl(card, t, {
   button = false, onclick = null, mini = false, bottomIndex = true, cls = "", label = null, pressed = null, attrs = {},
+  textIndex = true,
 } = {}) {
   const r = rankLabel(card, t);
+  // The rank shows as text once (the top corner): a control's name ("9 of spades") then holds
+  // what the eye reads ("9"), WCAG 2.5.3. The other corner, and both corners of a card drawn
+  // under another (`textIndex: false`), show it from CSS (`data-r`), as a picture does.
+  const rank = (asText) => (asText ? el("b", { text: r }) : el("b", { "data-r": r }));
   const asButton = button || !!onclick;
   const e = el(asButton ? "button" : "span", {
     class: `card s-${card[1]}${mini ? " mini" : ""}${cls ? " " + cls : ""}`,
     "data-card": card, "aria-label": label || cardName(card, t), role: asButton ? null : "img", type: asButton ? "button" : null,
     onclick, "aria-pressed": pressed === null ? null : String(pressed), ...attrs,
   });
-  e.append(el("span", { class: "idx tl", "aria-hidden": "true" }, el("b", { text: r }), suitSvg(card[1])));
+  e.append(el("span", { class: "idx tl", "aria-hidden": "true" }, rank(textIndex), suitSvg(card[1])));
   if (isFace(card) && !mini) {
     e.append(el("span", { class: "face", "aria-hidden": "true" }, el("b", { text: r }), suitSvg(card[1])));
   } else {
     e.append(el("span", { class: "pip", "aria-hidden": "true" }, suitSvg(card[1])));
   }
-  if (!mini && bottomIndex) e.append(el("span", { class: "idx br", "aria-hidden": "true" }, el("b", { text: r }), suitSvg(card[1])));
+  if (!mini && bottomIndex) e.append(el("span", { class: "idx br", "aria-hidden": "true" }, rank(false), suitSvg(card[1])));
   return e;
 }

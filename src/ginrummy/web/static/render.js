@@ -129,8 +129,8 @@ export function renderPiles() {
   const cards = tb.pile || [];
   const kids = [];
   if (!cards.length) kids.push(el("span", { class: "empty-slot", "aria-hidden": "true" }));
-  if (cards.length > 2) kids.push(cardEl(cards[cards.length - 3], t, { cls: "under2", attrs: { "aria-hidden": "true" } }));
-  if (cards.length > 1) kids.push(cardEl(cards[cards.length - 2], t, { cls: "under1", attrs: { "aria-hidden": "true" } }));
+  if (cards.length > 2) kids.push(cardEl(cards[cards.length - 3], t, { cls: "under2", textIndex: false, attrs: { "aria-hidden": "true" } }));
+  if (cards.length > 1) kids.push(cardEl(cards[cards.length - 2], t, { cls: "under1", textIndex: false, attrs: { "aria-hidden": "true" } }));
   if (cards.length) kids.push(cardEl(cards[cards.length - 1], t, { cls: "top", attrs: { "aria-hidden": "true" } }));
   pile.replaceChildren(...kids);
   const top = cards[cards.length - 1];

@@ -8,7 +8,9 @@ import { playSound } from "./sound.js";
 export const KEY_CURRENT = "ginrummy.current";
 export const KEY_SETTINGS = "ginrummy.settings";
 export const KEY_NEW = "ginrummy.newgame";
-export const DEFAULT_SETTINGS = { sound: true, animations: true, fourColour: false, largeCards: false };
+export const DEFAULT_SETTINGS = { sound: true, animations: true, fourColour: false, largeCards: false, speed: "normal" };
+/** The computer speed: how long the other seats' moves take to show, against "normal" (about 1.4 s a turn). */
+export const SPEEDS = { slow: 2, normal: 1, fast: 0.4, instant: 0 };
 export const ANIMATED = new Set(["take", "pass", "draw_stock", "draw_discard", "discard", "knock", "gin", "big_gin"]);
 
 export const S = {
@@ -50,6 +52,12 @@ export function motionOK() {
 }
 
 export const sound = (kind) => playSound(kind, S.settings.sound);
+
+/** `ms` of showing another seat's move at the chosen computer speed (0 at "instant"). */
+export function pace(ms) {
+  const f = SPEEDS[S.settings.speed];
+  return Math.round(ms * (f === undefined ? 1 : f));
+}
 
 // ---------------------------------------------------------------- live region
 let spoken = null;  // what the live region said last, as a function of the language
