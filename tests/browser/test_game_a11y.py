@@ -169,7 +169,7 @@ def test_escape_closes_the_opening_dialog(page: Any, server: LiveServer) -> None
 def test_dialogs_give_focus_back(page: Any, server: LiveServer) -> None:
     new_game(page, server.base)
     for opener, dialog in (("btn-settings", "#dlg-settings"), ("btn-help", "#dlg-help"),
-                           ("btn-stats", "#dlg-stats"), ("btn-new", "#dlg-new")):
+                           ("btn-stats", "#dlg-stats"), ("btn-new", "#dlg-leave")):  # in play: asks
         page.focus(f"#{opener}")
         page.keyboard.press("Enter")
         page.wait_for_selector(f"{dialog}[open]")
