@@ -14,7 +14,7 @@ import { createFriends } from "./friends.js";
 import { hasPeople, isWaiting, supersedes, inviteCode } from "./seats.js";
 import { isVariant, playerName, variantHeadline, publicEventText, applyConstraints } from "./variants.js";
 import { ANIMATED, DEFAULT_SETTINGS, KEY_CURRENT, KEY_SETTINGS, S, SPEEDS, announce, api, detailMessage, motionOK, pace, reannounce, sleep, sound, store, t } from "./session.js";
-import { actorName, askHint, backEl, currentTable, fitHand, named, opponentSeat, render, renderActions, renderOpponent, renderPiles, renderStatus } from "./render.js";
+import { actorName, askHint, backEl, currentTable, fitHand, named, renderHand, opponentSeat, render, renderActions, renderOpponent, renderPiles, renderStatus } from "./render.js";
 import { clickGin, clickPile, clickStock, clickType, onKey, onPointerDown, onPointerMove, onPointerUp, openKnock, renderHelpKeys, renderKnockDialog, sortHand, tryDiscard } from "./controls.js";
 import { openPile, renderLog, updateLog } from "./movelog.js";
 import { askNewGame, dropGame, keepGame, wireGames } from "./games.js";
@@ -52,11 +52,14 @@ function applySettings() {
   document.body.classList.toggle("four-colour", !!s.fourColour);
   document.body.classList.toggle("large-cards", !!s.largeCards);
   document.body.classList.toggle("no-anim", !s.animations);
+  document.body.classList.toggle("pro", !!s.pro);
   $("set-sound").checked = !!s.sound;
   $("set-anim").checked = !!s.animations;
   $("set-four").checked = !!s.fourColour;
   $("set-large").checked = !!s.largeCards;
+  $("set-pro").checked = !!s.pro;
   $("set-speed").value = SPEEDS[s.speed] !== undefined ? s.speed : "normal";
+  if (S.state) { renderHand(); renderActions(); } // pro mode: the hand's groups, the reasons
   requestAnimationFrame(fitHand);
 }
 
@@ -356,7 +359,7 @@ function wire() {
     if (k) { sound("knock"); act(k.action); }
   });
   $("knock-cancel").addEventListener("click", () => $("dlg-knock").close());
-  for (const [id, key] of [["set-sound", "sound"], ["set-anim", "animations"], ["set-four", "fourColour"], ["set-large", "largeCards"]]) {
+  for (const [id, key] of [["set-sound", "sound"], ["set-anim", "animations"], ["set-four", "fourColour"], ["set-large", "largeCards"], ["set-pro", "pro"]]) {
     $(id).addEventListener("change", (e) => { S.settings[key] = e.target.checked; store.set(KEY_SETTINGS, S.settings); applySettings(); });
   }
   $("set-speed").addEventListener("change", (e) => { S.settings.speed = e.target.value; store.set(KEY_SETTINGS, S.settings); applySettings(); });

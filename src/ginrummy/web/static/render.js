@@ -172,12 +172,14 @@ export function renderHand() {
   const focusIndex = focusCard ? [...hand.querySelectorAll(".slot")].indexOf(active) : -1;
   if (!st) { hand.replaceChildren(); updateDeadwood(); return; }
   if (S.selected && !S.order.includes(S.selected)) S.selected = null;
-  const groups = groupHand(S.order, st.arrangement);
+  // pro mode (a setting): the person's own order in one group, no meld marks, no extra card
+  const groups = S.settings.pro ? [{ kind: "free", cards: [...S.order] }] : groupHand(S.order, st.arrangement);
   const frag = [];
   groups.forEach((g, gi) => {
     let label;
     if (g.kind === "meld") label = t(g.run ? "hand.run" : "hand.set");
     else if (g.kind === "deadwood") label = t("hand.deadwood_group");
+    else if (g.kind === "free") label = t("hand.pro_group");
     else label = t("hand.spare");
     const div = el("div", {
       class: `group ${g.kind}${g.kind === "meld" ? " m" + (g.meld % 4) : ""}`, role: "group",
@@ -225,7 +227,7 @@ function handCard(card, group, groupLabel) {
 function updateDeadwood() {
   const st = S.state;
   const box = $("deadwood");
-  if (!st || !st.arrangement) { box.textContent = ""; box.className = "dw-counter"; return; }
+  if (!st || !st.arrangement || S.settings.pro) { box.textContent = ""; box.className = "dw-counter"; return; }
   const n = deadwoodOf(st.arrangement);
   const eleven = (st.hand || []).length > 10;
   box.textContent = t(eleven ? "hand.deadwood_after" : "hand.deadwood", { n });
@@ -260,10 +262,12 @@ export function renderActions() {
   const kb = $("btn-knock");
   kb.disabled = !knocks.length || !idle;
   const explain = !!(st && (st.phase === "draw" || st.phase === "discard") && !S.animating);
-  $("knock-why").textContent = explain && !knocks.length && st.knock ? reasonText(st.knock.reason, t) : "";
+  // pro mode counts nothing for the person: no reason that names the deadwood count
+  const why = (r) => (S.settings.pro && r && r.deadwood !== undefined ? "" : reasonText(r, t));
+  $("knock-why").textContent = explain && !knocks.length && st.knock ? why(st.knock.reason) : "";
   const gins = legalOfType(st, "gin");
   $("btn-gin").disabled = !gins.length || !idle;
-  $("gin-why").textContent = explain && !gins.length && st.gin ? reasonText(st.gin.reason, t) : "";
+  $("gin-why").textContent = explain && !gins.length && st.gin ? why(st.gin.reason) : "";
   const big = findLegal(st, "big_gin");
   $("big-gin-wrap").hidden = !(big || (st && st.rules && st.rules.big_gin_bonus));
   $("btn-big-gin").disabled = !big || !idle;

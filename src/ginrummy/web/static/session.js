@@ -8,7 +8,7 @@ import { playSound } from "./sound.js";
 export const KEY_CURRENT = "ginrummy.current";
 export const KEY_SETTINGS = "ginrummy.settings";
 export const KEY_NEW = "ginrummy.newgame";
-export const DEFAULT_SETTINGS = { sound: true, animations: true, fourColour: false, largeCards: false, speed: "normal" };
+export const DEFAULT_SETTINGS = { sound: true, animations: true, fourColour: false, largeCards: false, speed: "normal", pro: false };
 /** The computer speed: how long the other seats' moves take to show, against "normal" (about 1.4 s a turn). */
 export const SPEEDS = { slow: 2, normal: 1, fast: 0.4, instant: 0 };
 export const ANIMATED = new Set(["take", "pass", "draw_stock", "draw_discard", "discard", "knock", "gin", "big_gin"]);
