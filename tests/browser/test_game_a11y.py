@@ -149,19 +149,19 @@ def test_escape_closes_the_opening_dialog(page: Any, server: LiveServer) -> None
     page.keyboard.press("Escape")
     expect(page.locator("#dlg-new")).not_to_be_visible()
     # the visitor can read the rules first: the page's links, and the way to a deal on the table
-    assert _focused(page)["id"] == "btn-first-deal"
+    expect(page.locator("#btn-first-deal")).to_be_focused()
     expect(page.get_by_test_id("status")).to_contain_text("No game yet")
     expect(page.locator(".topbar a[data-page=rules]")).to_be_visible()
     page.keyboard.press("Enter")  # New game, by keyboard
     page.wait_for_selector("#dlg-new[open]")
     page.click("#new-cancel")  # Cancel is there with no game too
     expect(page.locator("#dlg-new")).not_to_be_visible()
-    assert _focused(page)["id"] == "btn-first-deal"
+    expect(page.locator("#btn-first-deal")).to_be_focused()
     assert page.evaluate("() => localStorage.getItem('ginrummy.current')") is None
     page.click("#btn-new")
     page.wait_for_selector("#dlg-new[open]")
     page.keyboard.press("Escape")
-    assert _focused(page)["id"] == "btn-new"  # back where it came from
+    expect(page.locator("#btn-new")).to_be_focused()  # back where it came from
     new_game(page, server.base, goto=False)
     expect(page.get_by_test_id("first-deal")).to_be_hidden()
 
@@ -176,7 +176,7 @@ def test_dialogs_give_focus_back(page: Any, server: LiveServer) -> None:
         assert _focused(page)["inDialog"], f"{dialog}: focus stays behind the dialog"
         page.keyboard.press("Escape")
         expect(page.locator(dialog)).not_to_be_visible()
-        assert _focused(page)["id"] == opener, (dialog, _focused(page))
+        expect(page.locator(f"#{opener}")).to_be_focused()
     # a dialog opened by a key from a card gives focus back to that card
     to_discard_phase(page)
     first = hand(page)[0]
@@ -192,7 +192,7 @@ def test_dialogs_give_focus_back(page: Any, server: LiveServer) -> None:
     page.wait_for_selector("#dlg-settings[open]")
     page.click("#dlg-settings .dlg-buttons button")
     expect(page.locator("#dlg-settings")).not_to_be_visible()
-    assert _focused(page)["id"] == "btn-settings"
+    expect(page.locator("#btn-settings")).to_be_focused()
 
 
 def test_knock_dialog_cancel_returns_to_knock(new_context: Callable[..., Any],
@@ -209,10 +209,10 @@ def test_knock_dialog_cancel_returns_to_knock(new_context: Callable[..., Any],
                 page.focus("[data-testid=knock]")
                 page.keyboard.press("Enter")
                 page.wait_for_selector("#dlg-knock[open]")
-                assert _focused(page)["id"] == "knock-confirm"
+                expect(page.locator("#knock-confirm")).to_be_focused()
                 page.keyboard.press("Escape")
                 expect(page.locator("#dlg-knock")).not_to_be_visible()
-                assert _focused(page)["id"] == "btn-knock"
+                expect(page.locator("#btn-knock")).to_be_focused()
                 page.keyboard.press("Enter")
                 page.wait_for_selector("#dlg-knock[open]")
                 with page.expect_response(lambda r: "/actions" in r.url):
@@ -227,7 +227,7 @@ def test_knock_dialog_cancel_returns_to_knock(new_context: Callable[..., Any],
 def test_focus_follows_the_play_by_keyboard(page: Any, server: LiveServer) -> None:
     ph = new_game(page, server.base)
     if ph == "offer":
-        assert _focused(page)["id"] == "btn-take"
+        expect(page.locator("#btn-take")).to_be_focused()
         page.focus("#btn-pass")
         with page.expect_response(lambda r: "/actions" in r.url):
             page.keyboard.press("Enter")
