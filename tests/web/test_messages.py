@@ -87,6 +87,8 @@ def test_parameters_in_plain_words() -> None:
                        "ms") == "Tiada tahap bernama “god”. Pilih salah satu daripada Mudah, Sukar."
     assert reason_text("not_in_hand", {"card": "AS", "hand": 1, "table": 2}, "jv").startswith(
         "Babak 1, meja 2: ")
+    # seats are 0-based in the API and counted from 1 on the page ("Seat 3" is seat 2)
+    assert reason_text("seat_taken", {"seat": 2}, "en") == "Seat 3 is taken."
 
 
 def test_text_the_person_typed_is_never_read_as_a_placeholder() -> None:
@@ -239,6 +241,7 @@ def test_the_page_and_the_server_word_a_reason_alike(tmp_path: Path) -> None:
         ("not_in_hand", {"card": "7C", "hand": 4, "table": 2}),
         ("too_many_games", {"seconds": 42}),
         ("not_a_card", {"text": "{what}"}),
+        ("seat_taken", {"seat": 0}),
     ]
     script = tmp_path / "words.mjs"
     script.write_text(

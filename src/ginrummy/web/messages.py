@@ -105,6 +105,8 @@ def _shown(name: str, value: Any, params: dict[str, Any], lang: str) -> str:
     """A parameter as the person reads it (see the module docstring)."""
     if isinstance(value, bool):
         return str(value).lower()
+    if name == "seat" and isinstance(value, int):
+        value += 1  # seats are 0-based in the API, counted from 1 on the page ("Seat 1")
     if isinstance(value, int | float):
         return format_decimal(value, locale=lang)
     if name == "card":

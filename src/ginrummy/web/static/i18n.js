@@ -150,6 +150,7 @@ function named(value, t, prefixes) {
 export function paramText(name, value, params, t, lang = "en") {
   const sep = t("list.sep", null, ", ");
   if (typeof value === "boolean") return String(value);
+  if (name === "seat" && Number.isInteger(value)) value += 1; // 0-based in the API, "Seat 1" on the page
   if (typeof value === "number") {
     try { return new Intl.NumberFormat(lang).format(value); } catch { return String(value); }
   }
