@@ -132,7 +132,7 @@ def reason_text(code: str, params: dict[str, Any] | None = None, lang: str | Non
     """The reason ``code`` with ``params`` in words, in ``lang`` (default: the request's).
 
     >>> reason_text("over_knock_limit", {"deadwood": 15, "limit": 10, "hand": 1}, "en")
-    "Hand 1: the knocker's deadwood is 15, over the knock limit of 10."
+    "Hand 1: The knocker's deadwood is 15, over the knock limit of 10."
     """
     lang = lang if lang in LANGUAGES else language()
     params = dict(params or {})
