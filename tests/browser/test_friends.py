@@ -618,3 +618,20 @@ def test_tables_of_people_work_under_the_pages_csp(new_context: Any, server: Liv
                              timeout=10_000)
     violations = [m for m in messages if "Content Security Policy" in m]
     assert not violations and not ann.errors and not bo.errors, violations
+
+
+def test_a_table_of_people_kept_for_later_names_the_other_person(new_context: Any,
+                                                                  server: LiveServer) -> None:
+    """The new-game dialog's list of games in progress says who the person plays against: at a
+    table of people the other seat's name, never "Computer"."""
+    ann, _bo, _url = _started_pair(new_context, server.base)
+    ann.click("[data-testid=new-game]")
+    ann.wait_for_selector("#dlg-leave[open], #dlg-new[open]")
+    if ann.locator("#dlg-leave[open]").count():
+        ann.get_by_test_id("leave-later").click()
+    ann.wait_for_selector("#dlg-new[open]")
+    listed = ann.get_by_test_id("games-in-progress")
+    listed.wait_for(state="visible")
+    row = listed.locator("li").first
+    row.filter(has_text="Bo").wait_for(state="visible")
+    assert "Computer" not in row.inner_text()

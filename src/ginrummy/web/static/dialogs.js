@@ -278,7 +278,7 @@ function statValue(key, v) {
 /** The results by difficulty or by variant: one row each, played / won / lost / won (%). */
 function resultsTable(key, groups) {
   const name = (k) => (key === "by_level" ? levelName(k, t) : ["hollywood", "three_player", "partnership"].includes(k) ? scoringName(k, t) : presetName(k, t));
-  const head = el("thead", {}, el("tr", {}, el("th", { scope: "col", text: key === "by_level" ? t("new.level") : t("stats.by_variant") }),
+  const head = el("thead", {}, el("tr", {}, el("th", { scope: "col", text: key === "by_level" ? t("new.level") : t("stats.variant") }),
     ...["col_played", "col_won", "col_lost", "col_rate"].map((c) => el("th", { scope: "col", class: "n", text: t(`stats.${c}`) }))));
   const rows = Object.entries(groups).map(([k, g]) => el("tr", { "data-key": k },
     el("th", { scope: "row", text: name(k) }),

@@ -72,6 +72,15 @@ function wireLeave() {
 }
 
 /** One line about a game in progress: its variant, the computer's level, the hand, the score. */
+/** Who the person plays against, in words: the other seats' names at a table of people. */
+function opponents(st) {
+  if (!hasPeople(st) || !Array.isArray(st.seats)) return t("table.computer");
+  const you = st.you ?? 0;
+  const names = st.seats.map((s, i) => ({ s, n: s.seat ?? i })).filter((x) => x.n !== you)
+    .map((x) => x.s.name || (x.s.kind === "computer" ? t("table.computer") : t("friends.seat_n", { n: x.n + 1 })));
+  return names.length ? names.join(t("list.sep", null, ", ")) : t("table.computer");
+}
+
 function gameLine(st) {
   const rules = st.rules || {};
   const what = [isVariant(st) ? scoringName(st.table.scoring, t) : presetName(rules.preset || "standard", t)];
@@ -79,7 +88,7 @@ function gameLine(st) {
   let where = t("table.hand_no", { n: st.hand_number ?? 1 });
   if (!isVariant(st) && st.score) {
     const sc = scoreRows(st.score, st.you ?? 0);
-    where = t("resume.line", { n: st.hand_number ?? 1, you: sc.handPoints[0], opp: t("table.computer"), them: sc.handPoints[1] });
+    where = t("resume.line", { n: st.hand_number ?? 1, you: sc.handPoints[0], opp: opponents(st), them: sc.handPoints[1] });
   }
   return `${what.join(" · ")} — ${where}`;
 }
