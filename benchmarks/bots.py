@@ -53,8 +53,8 @@ def apply_overrides(sets: list[str]) -> None:
         level, _, attr = key.partition(".")
         cls = classes[level]
         old = getattr(cls, attr)
-        setattr(cls, attr, type(old)(json.loads(value.lower() if value in ("True", "False")
-                                                else value)))
+        new = json.loads(value.lower() if value in ("True", "False") else value)
+        setattr(cls, attr, new if old is None or new is None else type(old)(new))
 
 
 def cmd_tournament(args: argparse.Namespace) -> None:
@@ -95,7 +95,12 @@ def cmd_long(args: argparse.Namespace) -> None:
         todo = [p for p in range(args.games // 2) if len(done.get(p, [])) < 2]
         batches = [todo[i:i + args.batch] for i in range(0, len(todo), args.batch)]
         with ProcessPoolExecutor(args.jobs) as ex, open(args.out, "a", encoding="utf-8") as f:
-            futs = [ex.submit(_play_pairs, args.a, args.b, rules, args.seed, b) for b in batches]
+            if args.see:
+                futs = [ex.submit(play_pairs_seeing, args.a, args.b, rules, args.seed, b,
+                                  args.see) for b in batches]
+            else:
+                futs = [ex.submit(_play_pairs, args.a, args.b, rules, args.seed, b)
+                        for b in batches]
             for b, fut in zip(batches, futs, strict=True):
                 games = fut.result()
                 for i, g in enumerate(games):
@@ -116,6 +121,71 @@ def cmd_long(args: argparse.Namespace) -> None:
     r = summarise(args.a, args.b, rules, args.seed, games, time.perf_counter() - t0)
     print(format_table(r))
     print(json.dumps(r.to_json()))
+
+
+# ------------------------------------------------------------------ all-seeing upper bound
+def seeing_expert(mode: str) -> Any:
+    """An ``expert`` whose search sees the hidden cards (a measuring tool for the ceiling of
+    the search, never a level): ``mode`` "hand" gives every world the opponent's true hand (the
+    stock a random order of the rest), "all" also the true stock order. The caller sets
+    ``bot.truth = (opponent's hand mask, stock top first)`` before each decision."""
+    import numpy as np
+
+    from ginrummy.bots.expert import ExpertBot
+
+    if mode not in ("hand", "all"):
+        raise ValueError(f"unknown --see mode {mode!r}: hand or all")
+
+    class SeeingExpert(ExpertBot):
+        name = "expert"
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.truth: tuple[int, list[int]] | None = None
+
+        def _worlds(self, view: Any, know: Any, p: Any, nw: int, seed: int,
+                    blocks: Any = None) -> tuple[Any, Any]:
+            if self.truth is None:
+                raise RuntimeError("SeeingExpert needs .truth before each decision")
+            opp, stock = self.truth
+            if len(stock) != view.stock_count:
+                raise RuntimeError("the truth does not match the view")
+            hands = np.full(nw, opp, dtype=np.int64)
+            if mode == "all":
+                stocks = np.tile(np.array(stock, dtype=np.int64), (nw, 1))
+            else:
+                gen = np.random.default_rng(seed)
+                rest = np.array(sorted(stock), dtype=np.int64)
+                stocks = gen.permuted(np.tile(rest, (nw, 1)), axis=1)
+            return hands, np.ascontiguousarray(stocks)
+
+    return SeeingExpert()
+
+
+def play_game_seeing(b: str, rules: Rules, seed: int, pair: int, a_seat: int,
+                     mode: str) -> Any:
+    """:func:`ginrummy.tournament.play_game` with A an all-seeing ``expert``
+    (:func:`seeing_expert`), told the truth before each of its decisions: the same decks,
+    seats and bot random generators."""
+    from ginrummy.tournament import play_game
+
+    seeing = seeing_expert(mode)
+
+    def tell(h: Any) -> None:
+        seeing.truth = (h.hands[1 - h.current], h.stock())
+
+    return play_game("expert", b, rules, seed, pair, a_seat, a_bot=seeing, before_a=tell)
+
+
+def play_pairs_seeing(a: str, b: str, rules: Rules, seed: int, pairs: list[int],
+                      mode: str) -> list[Any]:
+    if a != "expert":
+        raise SystemExit("--see needs --a expert")
+    res = []
+    for p in pairs:
+        res.append(play_game_seeing(b, rules, seed, p, 0, mode))
+        res.append(play_game_seeing(b, rules, seed, p, 1, mode))
+    return res
 
 
 def _load_games(path: str) -> dict[tuple[int, int], dict[str, Any]]:
@@ -151,6 +221,104 @@ def cmd_compare(args: argparse.Namespace) -> None:
     out["base_win_rate"] = round(statistics.fmean(float(bool(base[k]["a_won"])) for k in keys), 4)
     out["new_win_rate"] = round(statistics.fmean(float(bool(new[k]["a_won"])) for k in keys), 4)
     print(json.dumps(out))
+
+
+# ------------------------------------------------------------------ the expert's knock choices
+def cmd_knock_log(args: argparse.Namespace) -> None:
+    """Play ``expert`` against ``--b`` (tournament decks of ``--seed``) and write one JSON line
+    per ``expert`` decision that had a knock among its searched candidates: the deadwood of the
+    knock, the opponent's draws and discards so far, the stock count, the game score (own,
+    opponent's), ``hard``'s estimated undercut chance, whether the expert knocked, and the
+    searched value of the knock minus the best other candidate's (the data of a knock rule for
+    ``hard`` learned from the search)."""
+    import ginrummy.bots.expert as E
+    from ginrummy.bots.heuristic import layoff_exposure, undercut_probability
+    from ginrummy.bots.kernel import warmup
+    from ginrummy.bots.knowledge import min_spreads, opponent_belief
+    from ginrummy.tournament import play_game
+
+    warmup()
+    out = open(args.out, "a", encoding="utf-8")  # noqa: SIM115  # closed below
+
+    class Logging(E.ExpertBot):
+        def choose(self, view: Any, ctx: Context) -> Action:
+            a = super().choose(view, ctx)
+            vals = self.last_values
+            if vals and any(x.kind is ActionKind.KNOCK for x, _ in vals):
+                kv = max(v for x, v in vals if x.kind is ActionKind.KNOCK)
+                other = max((v for x, v in vals if x.kind is not ActionKind.KNOCK),
+                            default=float("nan"))
+                know = read_view(view)
+                p = opponent_belief(know)
+                k = next(x for x, _ in vals if x.kind is ActionKind.KNOCK)
+                kept = view.hand.mask & ~(1 << (k.card or 0))
+                dw = min_deadwood_mask(kept)
+                exp = min(layoff_exposure(m, p, know.opp_known) for m in min_spreads(kept, dw))
+                hp = ctx.hand_points or (0, 0)
+                row = {"dw": dw, "opp_draws": know.opp_draws, "opp_discards":
+                       len(know.opp_discards), "my_draws": know.my_draws,
+                       "stock": view.stock_count, "mine": hp[view.seat],
+                       "theirs": hp[1 - view.seat], "exposure": round(exp, 2),
+                       "risk": round(undercut_probability(dw, know.opp_draws, exp), 4),
+                       "knocked": a.kind is ActionKind.KNOCK, "gain": round(kv - other, 5)}
+                out.write(json.dumps(row) + "\n")
+            return a
+
+    E.ExpertBot = Logging  # type: ignore[misc]  # make_bot("expert") builds it
+    rules = Rules.preset(args.rules)
+    for pair in range(args.games // 2):
+        for seat in (0, 1):
+            play_game("expert", args.b, rules, args.seed, pair, seat)
+        out.flush()
+    out.close()
+
+
+def cmd_fit_knock(args: argparse.Namespace) -> None:
+    """Fit ``hard``'s learned knock rule (:attr:`~ginrummy.bots.heuristic.HardBot.knock_weights`)
+    to a ``knock-log`` file: a logistic regression of "the expert knocked" on
+    :func:`~ginrummy.bots.heuristic.knock_features` (Newton steps, a small ridge), fitted on the
+    first ``1 - holdout`` of the rows. Prints the weights and the agreement with the expert on
+    the held-out rows, for the fitted rule and for ``hard``'s own rule."""
+    import numpy as np
+
+    from ginrummy.bots.heuristic import KNOCK_FEATURES, HardBot, knock_features
+
+    with open(args.log, encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f]
+    x = np.array([knock_features(r["dw"], r["opp_draws"], r["stock"], r["mine"], r["theirs"],
+                                 args.target, r["risk"]) for r in rows])
+    y = np.array([1.0 if r["knocked"] else 0.0 for r in rows])
+    n_fit = int(len(rows) * (1 - args.holdout))
+    w = np.zeros(x.shape[1])
+    for _ in range(50):
+        z = x[:n_fit] @ w
+        pr = 1.0 / (1.0 + np.exp(-z))
+        g = x[:n_fit].T @ (pr - y[:n_fit]) + args.ridge * w
+        hmat = (x[:n_fit] * (pr * (1 - pr))[:, None]).T @ x[:n_fit] + args.ridge * np.eye(len(w))
+        w -= np.linalg.solve(hmat, g)
+    hard = HardBot()
+
+    def hard_rule(r: dict[str, Any]) -> bool:
+        limit = hard.max_undercut
+        if r["mine"] + 15 >= args.target:
+            limit += 0.12
+        if r["theirs"] + 25 + 5 >= args.target:
+            limit -= 0.1
+        if r["stock"] <= 4:
+            limit += 0.2
+        if r["risk"] > limit:
+            return False
+        return not (r["opp_draws"] > hard.early_draws and r["dw"] > hard.late_max
+                    and r["stock"] > 4)
+
+    test = range(n_fit, len(rows))
+    fitted = sum(((x[i] @ w) > 0) == bool(y[i]) for i in test)
+    own = sum(hard_rule(rows[i]) == bool(y[i]) for i in test)
+    print(json.dumps({"rows": len(rows), "fit_rows": n_fit, "knock_share": round(y.mean(), 3),
+                      "weights": [round(float(v), 3) for v in w],
+                      "features": list(KNOCK_FEATURES),
+                      "held_out_agreement_fitted": round(fitted / max(1, len(test)), 3),
+                      "held_out_agreement_hard": round(own / max(1, len(test)), 3)}))
 
 
 # ----------------------------------------------------------------------------- decision time
@@ -516,6 +684,9 @@ def main(argv: list[str] | None = None) -> None:
     lg.add_argument("--batch", type=int, default=10, help="pairs per batch")
     lg.add_argument("--out", required=True, help="JSON-lines file of finished games")
     lg.add_argument("--summarise", action="store_true", help="only summarise --out")
+    lg.add_argument("--see", choices=("hand", "all"), default=None,
+                    help="A (expert) searches seeing the opponent's hand (hand) or every "
+                         "hidden card (all): the search's ceiling, a measuring tool")
     lg.add_argument("--set", action="append", default=[], metavar="LEVEL.ATTR=VALUE",
                     help="override a bot class attribute (experiments)")
     lg.set_defaults(func=cmd_long)
@@ -523,6 +694,19 @@ def main(argv: list[str] | None = None) -> None:
     cp.add_argument("--base", required=True, help="JSON-lines file of a long run")
     cp.add_argument("--new", required=True, help="the same seed with a change")
     cp.set_defaults(func=cmd_compare)
+    kl = sub.add_parser("knock-log")
+    kl.add_argument("--b", default="simple")
+    kl.add_argument("--games", type=int, default=100)
+    kl.add_argument("--rules", default="eaai")
+    kl.add_argument("--seed", type=int, default=99)
+    kl.add_argument("--out", required=True)
+    kl.set_defaults(func=cmd_knock_log)
+    fk = sub.add_parser("fit-knock")
+    fk.add_argument("--log", required=True, help="a knock-log file")
+    fk.add_argument("--target", type=int, default=100)
+    fk.add_argument("--holdout", type=float, default=0.3)
+    fk.add_argument("--ridge", type=float, default=1.0)
+    fk.set_defaults(func=cmd_fit_knock)
     d = sub.add_parser("decision-time")
     d.add_argument("--level", default="expert")
     d.add_argument("--deals", type=int, default=200)

@@ -12,8 +12,9 @@ or uses ``--database-url``; two ``ginrummy serve`` processes on free loopback po
 ``GINRUMMY_RATE_LIMITS=off`` (one client address makes every table); and it stops them with
 SIGTERM at the end (each must exit with status 0).
 
-Each of ``--tables`` tables has two simulated people (asyncio + httpx): the creator on process
-A (``POST /api/games`` with ``seats`` [person, open] and ``name``), the friend on process B
+Each of ``--tables`` tables has two simulated people (asyncio + httpx, on uvloop when it is
+installed; every live message and answer read and parsed in full, with orjson): the creator on
+process A (``POST /api/games`` with ``seats`` [person, open] and ``name``), the friend on process B
 (``POST /api/invites/{code}/join``), then the creator starts it (``POST
 /api/games/{id}/start``). Each person holds a live connection to its own process (``GET
 /api/games/{id}/live`` with the Authorization header, reading the Server-Sent Events), and
@@ -45,7 +46,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as dt
-import json
 import os
 import platform
 import random
@@ -63,6 +63,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
+import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load  # noqa: E402  (benchmarks/load.py: the player's choice, server and helpers)
@@ -254,28 +255,40 @@ class Person:
                             self.run.errors[f"live: HTTP {r.status_code}"] += 1
                             await asyncio.sleep(1)
                             continue
-                        event, ident, data = None, None, ""
-                        async for line in r.aiter_lines():
-                            if line == "":
-                                if event == "state" and data:
-                                    state = json.loads(data)
-                                    self._seen(int(ident or state["seq"]))
-                                    self._update(state)
-                                    if self.table.over.is_set():
-                                        return
-                                event, ident, data = None, None, ""
-                            elif line.startswith("event:"):
-                                event = line[6:].strip()
-                            elif line.startswith("id:"):
-                                ident = line[3:].strip()
-                            elif line.startswith("data:"):
-                                data += line[5:].strip()
+                        # the events split at their blank line by hand and the state parsed
+                        # with orjson: the same reading as aiter_lines + json, less CPU
+                        buf = b""
+                        async for chunk in r.aiter_bytes():
+                            buf += chunk
+                            while (end := buf.find(b"\n\n")) >= 0:
+                                block, buf = buf[:end], buf[end + 2:]
+                                if self._event(block):
+                                    return
                     if not self.table.over.is_set() and time.monotonic() < self.run.end:
                         self.run.errors["live: stream ended"] += 1
                 except (httpx.HTTPError, OSError) as e:
                     if time.monotonic() < self.run.end:
                         self.run.errors[f"live: {type(e).__name__}"] += 1
                         await asyncio.sleep(0.5)
+
+    def _event(self, block: bytes) -> bool:
+        """One event of the stream (its lines, without the blank line): a ``state`` is read
+        and acted on. True when the game is over."""
+        event = ident = None
+        data: list[bytes] = []
+        for line in block.split(b"\n"):
+            if line.startswith(b"data:"):
+                data.append(line[5:].strip())
+            elif line.startswith(b"event:"):
+                event = line[6:].strip()
+            elif line.startswith(b"id:"):
+                ident = line[3:].strip()
+        if event != b"state" or not data:
+            return False
+        state = orjson.loads(b"".join(data))
+        self._seen(int(ident or state["seq"]))
+        self._update(state)
+        return self.table.over.is_set()
 
     def _to_act(self) -> bool:
         st = self.state
@@ -297,7 +310,7 @@ class Person:
                         r = await _send(self.run, "get", c, "GET", self.url, 200,
                                         headers=self.auth)
                         if r is not None:
-                            self._update(r.json())
+                            self._update(orjson.loads(r.content))
                         idle_since = time.monotonic()
                 continue
             idle_since = time.monotonic()
@@ -315,10 +328,10 @@ class Person:
                 r = await _send(self.run, "get", c, "GET", self.url, 200, headers=self.auth)
                 if r is None:
                     return
-                self._update(r.json())
+                self._update(orjson.loads(r.content))
                 continue
             sent.t_ack = time.monotonic()
-            new = r.json()
+            new = orjson.loads(r.content)
             sent.new_seq = int(new["seq"])
             self._update(new)
             if new["phase"] == "game-over":
@@ -450,6 +463,16 @@ async def drive(bases: tuple[str, str], pids: tuple[int, int], pg: Postgres | No
             "client_cpu": client_cpu, "lags": lags, "acked": acked, "lost": lost}
 
 
+def _run_loop(main: Any) -> Any:
+    """Run the load client's coroutine on uvloop when it is installed (the server's own event
+    loop; a third less CPU per request than asyncio's), else on asyncio's."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
+
+
 def report(args: argparse.Namespace, res: dict[str, Any], codes: list[int], argv: list[str],
            pg: Postgres | None, when: str, up: str) -> str:
     run: Run = res["run"]
@@ -550,8 +573,9 @@ def run_tables(args: argparse.Namespace, argv: list[str]) -> str:
     pg = None if args.database_url else Postgres(args.pg_fsync == "on")
     url = args.database_url or pg.url  # type: ignore[union-attr]
     with tempfile.TemporaryDirectory(prefix="ginrummy-tables-") as tmp:
-        servers = [load.Server(Path(tmp) / "unused.sqlite3", None, Path(tmp) / f"{n}.log",
-                               None, url) for n in "ab"]
+        servers = [load.Server(Path(tmp) / "unused.sqlite3",
+                               f"{args.profile}.{n}" if args.profile else None,
+                               Path(tmp) / f"{n}.log", None, url) for n in "ab"]
         codes = [-1, -1]
         try:
             for s in servers:
@@ -560,8 +584,8 @@ def run_tables(args: argparse.Namespace, argv: list[str]) -> str:
                 s.wait_settled()
             up = _uptime()
             when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S")
-            res = asyncio.run(drive((servers[0].base, servers[1].base),
-                                    (servers[0].proc.pid, servers[1].proc.pid), pg, args))
+            res = _run_loop(drive((servers[0].base, servers[1].base),
+                                  (servers[0].proc.pid, servers[1].proc.pid), pg, args))
             text = report(args, res, codes, argv, pg, when, up)
         finally:
             codes = [s.stop() for s in servers]
@@ -654,6 +678,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None, help="append the report to this file (default "
                     "benchmarks/results/tables-YYYY-MM-DD.md)")
     ap.add_argument("--no-write", action="store_true", help="print the report only")
+    ap.add_argument("--profile", default=None, metavar="PREFIX", help="run both servers under "
+                    "cProfile (their event loop's thread only), to PREFIX.a and PREFIX.b")
     args = ap.parse_args(argv)
     if args.tables < 1 or not 5 <= args.duration <= 3600 or args.think <= 0:
         ap.error("need --tables >= 1, 5 <= --duration <= 3600, --think > 0")

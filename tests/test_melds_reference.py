@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import oracle
 from ginrummy.cards import LANE, POINTS, CardSet, card_text
 from ginrummy.errors import InvalidNotationError
 from ginrummy.melds import (
@@ -295,3 +296,121 @@ def test_arrangement_and_layoff_result_values() -> None:
     with pytest.raises(TypeError):
         LayoffResult((), (), 5, 0)  # type: ignore[arg-type]
     assert a != r and Arrangement((), CardSet(), 0) != LayoffResult((), (), CardSet(), 0)
+
+
+# ------------------------------------------------- evaluate_discards: the set choices (R-1.6)
+
+def _set_rich_hand(ranks: list[int], sizes: list[int], suit_orders: list[list[int]],
+                   filler: list[int]) -> frozenset[int]:
+    """11 cards: ``sizes[i]`` cards of rank ``ranks[i]`` (suits in ``suit_orders[i]`` order),
+    then the cards of ``filler`` in order until there are 11."""
+    hand: set[int] = set()
+    for r, n, suits in zip(ranks, sizes, suit_orders, strict=True):
+        for s in suits[:n]:
+            if len(hand) < 11:
+                hand.add(13 * s + r)
+    for c in filler:
+        if len(hand) == 11:
+            break
+        hand.add(c)
+    return frozenset(hand)
+
+
+def _filler_pool(ranks: list[int], kind: str) -> list[int]:
+    """Cards to top a hand up with: ``near`` the set ranks (runs through the sets), ``far``
+    from them (sets no run can use), or any card."""
+    near = [c for c in range(52) if min(abs(c % 13 - r) for r in ranks) <= 2]
+    if kind == "near":
+        return near
+    if kind == "far":
+        return [c for c in range(52) if c not in near]
+    return list(range(52))
+
+
+@st.composite
+def set_rich_hand11(draw: st.DrawFn) -> frozenset[int]:
+    """11 cards with one to three ranks held three or four times."""
+    ranks = draw(st.lists(st.integers(0, 12), min_size=1, max_size=3, unique=True))
+    sizes = draw(st.lists(st.sampled_from([3, 4]), min_size=len(ranks), max_size=len(ranks)))
+    orders = [draw(st.permutations(range(4))) for _ in ranks]
+    pool = _filler_pool(ranks, draw(st.sampled_from(["near", "far", "any"])))
+    return _set_rich_hand(ranks, sizes, orders, draw(st.permutations(pool)))
+
+
+def _in_a_run(mask: int, c: int) -> bool:
+    """Whether card ``c`` lies in some run of three cards of ``mask``."""
+    s, r = divmod(c, 13)
+    return any(all(mask >> (13 * s + x) & 1 for x in range(lo, lo + 3))
+               for lo in range(max(0, r - 2), min(r, 10) + 1))
+
+
+def _set_cases(mask: int) -> set[str]:
+    """The kinds of set ranks in ``mask`` that evaluate_discards treats apart: three or four of a
+    kind, and how many of its cards lie in a run; 'choices on 3 ranks' when three ranks each
+    have a set choice (some card in a run)."""
+    cases = set()
+    choices = 0
+    for r in range(13):
+        col = [13 * s + r for s in range(4) if mask >> (13 * s + r) & 1]
+        if len(col) < 3:
+            continue
+        in_runs = sum(_in_a_run(mask, c) for c in col)
+        if len(col) == 3:
+            cases.add("three, none in a run" if not in_runs else "three, some in a run")
+        elif in_runs in (0, 1):
+            cases.add(f"four, {in_runs} in a run")
+        else:  # all four in runs would take 12 cards
+            cases.add("four, 2+ in runs")
+        choices += in_runs > 0
+    if choices >= 3:
+        cases.add("choices on 3 ranks")
+    return cases
+
+
+SET_CASES = {"three, none in a run", "three, some in a run", "four, 0 in a run",
+             "four, 1 in a run", "four, 2+ in runs", "choices on 3 ranks"}
+
+
+@SETTINGS
+@given(set_rich_hand11(), st.integers(0, 11))
+def test_evaluate_discards_set_choices_against_the_oracle(hand: frozenset[int],
+                                                          forbid: int) -> None:
+    """R-1.6, R-3.6: hands with ranks held three or four times (every dominance rule of the set
+    choices): each discard's deadwood is the brute-force minimum of the 10 cards kept
+    (tests/oracle.py), and the options, their order and arrangements are the plain ones."""
+    mask = mask_of(set(hand))
+    forbidden = frozenset(sorted(hand)[forbid:forbid + 1])  # none when forbid == 11
+    got = evaluate_discards(CardSet(mask), CardSet(mask_of(set(forbidden))))
+    want = oracle.discard_deadwoods(hand, forbidden)
+    assert {o.discard: o.deadwood_points for o in got} == \
+        {card_text(c): v for c, v in want.items()}, CardSet(mask).format()
+    assert list(got) == plain_evaluate_discards(mask, mask_of(set(forbidden)))
+
+
+def test_evaluate_discards_set_choices_on_seeded_hands() -> None:
+    """R-1.6: every kind of set rank (three or four of a kind, none / one / some of its cards
+    in a run, choices on three ranks) appears at least 30 times among seeded set-rich
+    hands, and on each of those hands evaluate_discards gives the plain options (deadwood by
+    the plain definition: min_deadwood_mask of the 10 kept cards, checked against the oracle
+    in test_melds_oracle.py)."""
+    rng = random.Random(1206)
+    seen = dict.fromkeys(SET_CASES, 0)
+    for _ in range(20_000):
+        if min(seen.values()) >= 30:
+            break
+        ranks = rng.sample(range(13), rng.choice([1, 2, 2, 3, 3]))
+        sizes = [rng.choice([3, 4]) for _ in ranks]
+        orders = [rng.sample(range(4), 4) for _ in ranks]
+        pool = _filler_pool(ranks, rng.choice(["near", "far", "any"]))
+        mask = mask_of(set(_set_rich_hand(ranks, sizes, orders, rng.sample(pool, len(pool)))))
+        cases = _set_cases(mask) & SET_CASES
+        if not cases or all(seen[c] >= 30 for c in cases):
+            continue
+        for c in cases:
+            seen[c] += 1
+        got = evaluate_discards(CardSet(mask))
+        assert list(got) == plain_evaluate_discards(mask, 0), CardSet(mask).format()
+        for o in got:
+            kept = mask & ~CardSet.parse(o.discard).mask
+            assert o.deadwood_points == min_deadwood_mask(kept) == o.arrangement.deadwood_points
+    assert min(seen.values()) >= 30, f"kinds of set rank not reached: {seen}"

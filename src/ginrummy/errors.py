@@ -101,6 +101,8 @@ REASONS: Final[dict[str, tuple[str, ...]]] = {
     "turn_clock": ("min", "max"),
     "no_seat": ("seat",),
     "seat_taken": ("seat",),
+    "name_taken": ("name",),
+    "name_reserved": ("name",),
     "table_full": (),
     "table_started": (),
     "seats_changed": (),

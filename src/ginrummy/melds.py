@@ -14,6 +14,10 @@ Everything here is exact (R-1.5, R-1.6, R-4.5, R-6.4) and works on 52-bit masks 
   4-card set.
 * :func:`best_discard_deadwood` (R-1.6) enumerates the set choices of all 11 cards once and prices
   "one card leaves" with ``_RUN_DROP`` instead of solving the eleven 10-card hands.
+* :func:`evaluate_discards` (R-1.6) likewise prices all eleven discards in one pass over the set
+  choices of the 11 cards, one ``map`` per choice over the per-suit table ``_DROP_KEYS`` (the
+  deadwood change of discarding each card of a lane, with the card's sort tie), keeping only the
+  choices that can give some card its least deadwood.
 
 >>> best_arrangement("4H 5H 6H 7H 7S 7D 9C 9S 9D AC").deadwood_points
 1
@@ -92,22 +96,72 @@ def _build_drop_table() -> list[int]:
 _RUN_DROP = _build_drop_table()
 #: per 13-bit lane: the cards of its optimal runs (the union of ``_RUN_MELDS[lane]``).
 _RUN_USED: Final = [sum(rs) for rs in _RUN_MELDS]
-#: per 13-bit lane: its ranks, ascending.
-_LANE_RANKS: Final = [tuple(r for r in range(13) if m >> r & 1) for m in range(8192)]
+
+
+def _build_lane_lists() -> tuple[list[tuple[int, ...]], list[int]]:
+    """Per 13-bit lane: its ranks ascending, and the value of its cards in points (R-1.2)."""
+    ranks: list[tuple[int, ...]] = [()] * 8192
+    points = [0] * 8192
+    for m in range(1, 8192):
+        low = m & -m
+        r = low.bit_length() - 1
+        ranks[m] = (r,) + ranks[m ^ low]
+        points[m] = POINTS[r] + points[m ^ low]
+    return ranks, points
+
+
+#: per 13-bit lane: its ranks, ascending; the value of its cards in points (R-1.2).
+_LANE_RANKS, _LANE_POINTS = _build_lane_lists()
 #: per card: its place among equal deadwood in :func:`evaluate_discards` (higher value first,
 #: then card order), ``(10 - value) << 6 | card``.
 _DISCARD_TIE: Final = tuple((10 - POINTS[c]) << 6 | c for c in range(52))
-#: per 13-bit lane: the value of its cards in points (R-1.2).
-_LANE_POINTS: Final = [sum(POINTS[r] for r in range(13) if m >> r & 1) for m in range(8192)]
-#: per 13-bit lane: for each of its ranks r, ``_RUN_DW[lane - r] << 12 | (10 - value) << 6 | r``:
-#: the sort key of discarding that card of a suit-0 lane when the other suits add nothing (add
-#: ``other suits' deadwood << 12 | 13 * suit`` for the card of another suit).
-_LANE_KEYS: Final = [tuple(_RUN_DW[m ^ 1 << r] << 12 | (10 - POINTS[r]) << 6 | r
-                           for r in range(13) if m >> r & 1) for m in range(8192)]
-#: per 3-card set (its mask): the ``_DISCARD_TIE`` of its cards.
-_SET_TIES: Final = {
-    m: tuple(_DISCARD_TIE[c] for c in range(52) if m >> c & 1)
-    for r in range(13) for m in [(_COL << r) & ~(1 << (13 * s + r)) for s in range(4)]}
+
+
+def _build_drop_keys() -> list[list[tuple[int, ...]]]:
+    """Per suit, per 13-bit lane: for each card of the lane (ascending),
+    ``(_RUN_DW[lane - card] - _RUN_DW[lane]) << 12`` plus the card's ``_DISCARD_TIE``: the sort
+    key of discarding that card, less the hand's deadwood ``<< 12`` (a table, about 3 MB; its
+    few distinct ints are shared)."""
+    rd = _RUN_DW
+    tie = _DISCARD_TIE
+    seen: dict[int, int] = {}
+    share = seen.setdefault
+    suit0 = []
+    for m, ranks in enumerate(_LANE_RANKS):
+        base = rd[m]
+        ks = [((rd[m ^ 1 << r] - base) << 12) + tie[r] for r in ranks]
+        suit0.append(tuple(map(share, ks, ks)))
+    out = [suit0]
+    for sh in (13, 26, 39):  # the same key for the card of suit sh // 13: tie + sh
+        to = {k: k + sh for k in seen}
+        out.append([tuple(map(to.__getitem__, t)) for t in suit0])
+    return out
+
+
+#: ``_DROP_KEYS[suit][lane]``: see :func:`_build_drop_keys`. Adding a hand's deadwood ``<< 12``
+#: to the keys of its four lanes gives the sort key ``deadwood << 12 | tie`` of every discard.
+_DROP_KEYS: Final = _build_drop_keys()
+
+
+def _build_column_keys() -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]]:
+    """Per cards of one rank (a mask of 0-4 cards): their ``_DISCARD_TIE``, and the same plus
+    ``2 x value << 12`` (discarding one card of a set of three leaves two cards unmelded)."""
+    keep: dict[int, tuple[int, ...]] = {}
+    two: dict[int, tuple[int, ...]] = {}
+    for r in range(13):
+        for suits in range(1, 16):
+            cards = [13 * s + r for s in range(4) if suits >> s & 1]
+            col = sum(1 << c for c in cards)
+            keep[col] = tuple(_DISCARD_TIE[c] for c in cards)
+            two[col] = tuple((2 * POINTS[r] << 12) + _DISCARD_TIE[c] for c in cards)
+    keep[0] = two[0] = ()
+    return keep, two
+
+
+#: see :func:`_build_column_keys`: the keys of discarding a card of a rank melded as a set, less
+#: the deadwood of the hand with the set, when the other cards of four stay a set / when the
+#: other two of three become deadwood.
+_SET_KEYS, _SET_KEYS_TWO = _build_column_keys()
 #: the card of a discard sort key (its low 6 bits).
 _CARD_OF_KEY: Final = (63).__and__
 _CACHE: dict[int, int] = {}
@@ -171,7 +225,9 @@ assert _RUN_START == 0x3FF9FFCFFE7FF and LANE == 0x1FFF  # literals in best_arra
 def _set_options(mask: int) -> list[list[int]]:
     """For each rank held 3+ times: every set meld that may be chosen there (0 = none).
 
-    Unpruned: used where every choice matters (per-discard tables, arrangements).
+    Unpruned, in the order that breaks ties between arrangements of equal deadwood:
+    :func:`best_arrangement` gives the first choice of least deadwood in this order (the tests'
+    plain definitions enumerate it as is).
     """
     a = mask & LANE
     b = mask >> 13 & LANE
@@ -290,7 +346,35 @@ def as_cardset(cards: CardSet | int | str | Iterable[str] | Iterable[int]) -> Ca
     return CardSet.parse([str(x) for x in items])
 
 
-class Arrangement:
+class _LazyDeadwood:
+    """The ``deadwood`` of :class:`Arrangement` and :class:`LayoffResult`: a CardSet that the
+    solver's results hold as its mask until it is first read (then keep the CardSet)."""
+
+    __slots__ = ("_dead",)
+    #: the deadwood, or before its first read its mask
+    _dead: CardSet | int
+
+    @property
+    def deadwood(self) -> CardSet:
+        """The cards left over (neither melded nor laid off), a CardSet."""
+        d = self._dead
+        if isinstance(d, int):
+            cs = _new(CardSet)
+            _cs_mask(cs, d)
+            _set_dead(self, cs)
+            return cs
+        return d
+
+
+_set_dead = vars(_LazyDeadwood)["_dead"].__set__
+
+
+def _check_deadwood(deadwood: object) -> None:
+    if not isinstance(deadwood, CardSet):
+        raise TypeError(f"deadwood is not a CardSet: {deadwood!r}")
+
+
+class Arrangement(_LazyDeadwood):
     """Disjoint melds plus the leftover deadwood of one hand.
 
     ``melds`` is a tuple of CardSets (each a set or run), ``deadwood`` the unmelded cards (a
@@ -299,30 +383,16 @@ class Arrangement:
     arrangements make their ``deadwood`` CardSet when it is first read (then keep it).
     """
 
-    __slots__ = ("melds", "_dead", "deadwood_points")
+    __slots__ = ("melds", "deadwood_points")
     melds: tuple[CardSet, ...]
-    #: the deadwood, or before its first read its mask
-    _dead: CardSet | int
     deadwood_points: int
 
     def __init__(self, melds: Iterable[CardSet], deadwood: CardSet, deadwood_points: int
                  ) -> None:
-        if not isinstance(deadwood, CardSet):
-            raise TypeError(f"deadwood is not a CardSet: {deadwood!r}")
+        _check_deadwood(deadwood)
         _arr_melds(self, tuple(melds))
-        _arr_dead(self, deadwood)
+        _set_dead(self, deadwood)
         _arr_points(self, deadwood_points)
-
-    @property
-    def deadwood(self) -> CardSet:
-        """The unmelded cards."""
-        d = self._dead
-        if type(d) is int:
-            d = _new(CardSet)
-            _cs_mask(d, self._dead)
-            _arr_dead(self, d)
-        assert isinstance(d, CardSet)
-        return d
 
     def to_json(self) -> dict[str, object]:
         """``{"melds": [[card texts]...], "deadwood": [...], "deadwood_points": n}``."""
@@ -357,7 +427,6 @@ class Arrangement:
 
 
 _arr_melds = vars(Arrangement)["melds"].__set__
-_arr_dead = vars(Arrangement)["_dead"].__set__
 _arr_points = vars(Arrangement)["deadwood_points"].__set__
 
 
@@ -365,7 +434,7 @@ def _arrangement(melds: tuple[CardSet, ...], dead: int, points: int) -> Arrangem
     """``Arrangement(melds, CardSet(dead), points)`` built directly (see ``_new``)."""
     a = _new(Arrangement)
     _arr_melds(a, melds)
-    _arr_dead(a, dead)
+    _set_dead(a, dead)
     _arr_points(a, points)
     return a
 
@@ -482,7 +551,7 @@ def best_arrangement(cards: CardSet | int | str | Iterable[str] | Iterable[int])
     elif not mask & mask >> 1 & mask >> 2 & 0x3FF9FFCFFE7FF:  # no meld at all
         arr = _new(Arrangement)
         _arr_melds(arr, ())
-        _arr_dead(arr, cards if type(cards) is CardSet else mask)  # the (immutable) hand
+        _set_dead(arr, cards if type(cards) is CardSet else mask)  # the (immutable) hand
         _arr_points(arr, rd[a] + rd[b] + rd[c] + rd[d])
         return arr
     else:
@@ -497,11 +566,11 @@ def best_arrangement(cards: CardSet | int | str | Iterable[str] | Iterable[int])
     if ua | ub | uc | ud:
         lm = _LANE_MELDS
         _arr_melds(arr, sets + lm[0][a] + lm[1][b] + lm[2][c] + lm[3][d])
-        _arr_dead(arr, m ^ (ua | ub << 13 | uc << 26 | ud << 39))  # made a CardSet when read
+        _set_dead(arr, m ^ (ua | ub << 13 | uc << 26 | ud << 39))  # made a CardSet when read
     else:
         _arr_melds(arr, sets)
         # no meld: the deadwood is the (immutable) hand
-        _arr_dead(arr, cards if m == mask and type(cards) is CardSet else m)
+        _set_dead(arr, cards if m == mask and type(cards) is CardSet else m)
     _arr_points(arr, rd[a] + rd[b] + rd[c] + rd[d])
     return arr
 
@@ -539,9 +608,8 @@ class DiscardOption:
     __slots__ = ("_key", "_arr")
     #: ``deadwood_points << 12 | (10 - card value) << 6 | card``: the order of the options
     _key: int
-    #: the arrangement, or before its first read where to build it from: the mask of the 11
-    #: cards, or (mask, its set choices) (see :func:`_discard_arrangement`)
-    _arr: Arrangement | int | tuple[int, tuple[int, ...]]
+    #: the arrangement, or before its first read the mask of the 11 cards
+    _arr: Arrangement | int
 
     def __init__(self, discard: str, arrangement: Arrangement) -> None:
         if not isinstance(arrangement, Arrangement):
@@ -561,11 +629,13 @@ class DiscardOption:
 
     @property
     def arrangement(self) -> Arrangement:
-        """The best arrangement of the 10 cards kept (built on first read)."""
+        """The best arrangement of the 10 cards kept (built on first read): the
+        :func:`best_arrangement` of those cards."""
         a = self._arr
-        if not isinstance(a, Arrangement):
-            a = _discard_arrangement(a, self._key & 63, self._key >> 12)
-            _opt_arr(self, a)
+        if isinstance(a, int):
+            arr = _arrange(a ^ 1 << (self._key & 63))
+            _opt_arr(self, arr)
+            return arr
         return a
 
     def __eq__(self, other: object) -> bool:
@@ -606,8 +676,8 @@ class DiscardOptions(Sequence[DiscardOption]):
     """
 
     __slots__ = ("_src", "_keys", "_made")
-    #: the 11 cards' mask, or (mask, the rest of the cards after each set choice)
-    _src: int | tuple[int, tuple[int, ...]]
+    #: the 11 cards' mask (0 when made by the constructor: every option is made)
+    _src: int
     _keys: tuple[int, ...]  # the options' DiscardOption._key, best first
     _made: list[DiscardOption | None] | None  # the options created so far
 
@@ -702,63 +772,13 @@ _dos_keys = vars(DiscardOptions)["_keys"].__set__
 _dos_made = vars(DiscardOptions)["_made"].__set__
 
 
-def _discard_options(src: int | tuple[int, tuple[int, ...]], keys: list[int]
-                     ) -> DiscardOptions:
-    """The options with these sorted keys, none created yet (``src``: see
-    :class:`DiscardOptions`)."""
+def _discard_options(mask: int, keys: list[int]) -> DiscardOptions:
+    """The options of the 11 cards ``mask`` with these sorted keys, none created yet."""
     out = _new(DiscardOptions)
-    _dos_src(out, src)
+    _dos_src(out, mask)
     _dos_keys(out, tuple(keys))
     _dos_made(out, None)
     return out
-
-
-def _discard_arrangement(src: int | tuple[int, tuple[int, ...]], card: int, points: int
-                         ) -> Arrangement:
-    """The arrangement of the 11 cards without ``card`` that :func:`evaluate_discards` gives,
-    of deadwood ``points`` (its minimum). ``src``: the 11 cards' mask, no rank held 3+ times
-    (runs only), or (mask, the rest of the cards after each set choice in
-    :func:`_set_options` order): the first set choice that leaves ``card`` outside its sets
-    and reaches ``points``. Runs from the per-lane tables."""
-    if isinstance(src, int):
-        return _kept_arrangement(src ^ 1 << card, 0, points)
-    mask, rests = src
-    kept = mask ^ 1 << card
-    a = mask & LANE
-    b = mask >> 13 & LANE
-    c = mask >> 26 & LANE
-    d = mask >> 39
-    if not (a & b & (c | d)) | (c & d & (a | b)):  # made by the constructor, not by the solver
-        return _kept_arrangement(kept, 0, points)
-    rd = _RUN_DW
-    for m in rests:
-        if m >> card & 1:
-            m ^= 1 << card
-            if rd[m & LANE] + rd[m >> 13 & LANE] + rd[m >> 26 & LANE] + rd[m >> 39] == points:
-                return _kept_arrangement(kept, kept ^ m, points)
-    raise AssertionError(f"no arrangement of {points} points")  # pragma: no cover
-
-
-def _kept_arrangement(kept: int, sets: int, points: int) -> Arrangement:
-    """The arrangement of the cards ``kept`` whose set melds are the cards ``sets`` (whole
-    set melds, at most one per rank) and whose runs are each suit's optimal runs of the rest
-    (``_RUN_MELDS``); melds in the canonical order (sets by rank, then runs by suit and rank).
-    ``points``: its deadwood, known by the caller."""
-    m = kept ^ sets
-    a = m & LANE
-    b = m >> 13 & LANE
-    c = m >> 26 & LANE
-    d = m >> 39
-    lm = _LANE_MELDS
-    ru = _RUN_USED
-    if sets:
-        sc = _SET_CARDSETS
-        ms = tuple([sc[sets & (_COL << r)]
-                    for r in _LANE_RANKS[(sets | sets >> 13 | sets >> 26 | sets >> 39) & LANE]])
-        ms = ms + lm[0][a] + lm[1][b] + lm[2][c] + lm[3][d]
-    else:
-        ms = lm[0][a] + lm[1][b] + lm[2][c] + lm[3][d]
-    return _arrangement(ms, m ^ (ru[a] | ru[b] << 13 | ru[c] << 26 | ru[d] << 39), points)
 
 
 def _lane_drop(lane: int, allowed: int) -> int:
@@ -779,21 +799,19 @@ def _lane_drop(lane: int, allowed: int) -> int:
 
 
 def _discard_deadwoods(mask: int) -> dict[int, int]:
-    """``{card: min_deadwood_mask(mask without card)}`` for every card of ``mask`` (R-1.5):
-    runs only (no rank held 3+ times), one table lookup per card; otherwise per card."""
+    """``{card: min_deadwood_mask(mask without card)}`` for every card of ``mask``, in card
+    order (R-1.5): runs only (no rank held 3+ times), one table lookup per card; otherwise the
+    one pass of :func:`evaluate_discards` over the set choices."""
     rd = _RUN_DW
     a = mask & LANE
     b = mask >> 13 & LANE
     c = mask >> 26 & LANE
     d = mask >> 39
-    if (a & b & (c | d)) | (c & d & (a | b)):
-        out = {}
-        x = mask
-        while x:
-            low = x & -x
-            x ^= low
-            out[low.bit_length() - 1] = min_deadwood_mask(mask ^ low)
-        return out
+    three = (a & b & (c | d)) | (c & d & (a | b))
+    if three:
+        keys = _discard_keys_with_sets(mask, three)
+        keys.sort(key=_CARD_OF_KEY)
+        return {k & 63: k >> 12 for k in keys}
     base = rd[a] + rd[b] + rd[c] + rd[d]
     out = {}
     for sh, lane in ((0, a), (13, b), (26, c), (39, d)):
@@ -908,12 +926,11 @@ def evaluate_discards(hand: CardSet, forbidden: CardSet | None = None) -> Discar
     (lowest deadwood, then highest discard value, then card order) (R-1.6, R-3.6).
 
     ``forbidden``: cards that may not be discarded (the card taken from the discard pile).
-    One pass over the set choices of all 11 cards prices every discard at once (see
-    :func:`best_discard_deadwood`): each card's least deadwood over the set choices that leave
-    it free, the sort keys of a whole suit read from the per-lane table ``_LANE_KEYS`` (one rank
-    held three times: per suit, the lesser of its two set choices). Each option is made when
-    first reached and builds its arrangement when first read (:class:`DiscardOption`): the first
-    set choice reaching its deadwood, from shared meld CardSets, in the canonical meld order.
+    One pass prices every discard at once: with no rank held 3+ times, the keys of all eleven
+    are the hand's deadwood plus the per-lane table ``_DROP_KEYS`` (one ``map``); otherwise the
+    set choices of all 11 cards are enumerated once (:func:`_discard_keys_with_sets`). Each
+    option is made when first reached and builds its arrangement when first read
+    (:class:`DiscardOption`).
 
     :returns: the :class:`DiscardOptions` (a sequence), one per card of ``hand`` outside
         ``forbidden``; empty if every card is forbidden. The options are created when reached.
@@ -923,93 +940,107 @@ def evaluate_discards(hand: CardSet, forbidden: CardSet | None = None) -> Discar
     [('JC', 10), ('QC', 10)]
     """
     mask = hand.mask
-    allowed = mask & ~forbidden.mask if forbidden is not None else mask
-    rd = _RUN_DW
     a = mask & LANE
     b = mask >> 13 & LANE
     c = mask >> 26 & LANE
     d = mask >> 39
-    # every card's sort key ``deadwood << 12 | tie`` (lowest deadwood, then higher value, then
-    # card order), from the per-lane key tables; its arrangement is left to be built when read
-    lk = _LANE_KEYS
     three = (a & b & (c | d)) | (c & d & (a | b))
-    if not three:  # runs only: a discard changes its own lane
-        base = rd[a] + rd[b] + rd[c] + rd[d]
-        keys = [*map(((base - rd[a]) << 12).__add__, lk[a]),
-                *map(((base - rd[b]) << 12 | 13).__add__, lk[b]),
-                *map(((base - rd[c]) << 12 | 26).__add__, lk[c]),
-                *map(((base - rd[d]) << 12 | 39).__add__, lk[d])]
-    elif not three & (three - 1) and not a & b & c & d:
-        # one rank held exactly 3 times: set choices "no set" (every card free) and "the set"
-        # (the other cards free); per suit, each card's lesser key of the two
-        col = mask & (_COL * three)
-        m1 = mask ^ col
-        s3 = mask & mask >> 1 & mask >> 2 & _RUN_START
-        if not col & (s3 | s3 << 1 | s3 << 2):
-            # no card of the set can be in a run: with the set, every other card's deadwood is
-            # less by 3 x its value; a card of the set leaves its value and two more unmelded
-            a = m1 & LANE
-            b = m1 >> 13 & LANE
-            c = m1 >> 26 & LANE
-            d = m1 >> 39
-            base = rd[a] + rd[b] + rd[c] + rd[d]
-            keys = [*map(((base - rd[a]) << 12).__add__, lk[a]),
-                    *map(((base - rd[b]) << 12 | 13).__add__, lk[b]),
-                    *map(((base - rd[c]) << 12 | 26).__add__, lk[c]),
-                    *map(((base - rd[d]) << 12 | 39).__add__, lk[d]),
-                    *map(((base + 2 * POINTS[three.bit_length() - 1]) << 12).__add__,
-                         _SET_TIES[col])]
-            if allowed != mask:
-                keys = [k for k in keys if allowed >> (k & 63) & 1]
-            keys.sort()
-            return _discard_options((mask, (mask, m1)), keys)
-        lanes1 = (m1 & LANE, m1 >> 13 & LANE, m1 >> 26 & LANE, m1 >> 39)
-        base0 = rd[a] + rd[b] + rd[c] + rd[d]
-        base1 = rd[lanes1[0]] + rd[lanes1[1]] + rd[lanes1[2]] + rd[lanes1[3]]
-        below = three - 1  # the ranks under the set's rank
-        keys = []
-        add = keys.extend
-        for sh, lane0, lane1 in ((0, a, lanes1[0]), (13, b, lanes1[1]), (26, c, lanes1[2]),
-                                 (39, d, lanes1[3])):
-            if lane0 == lane1:  # the set has no card here: the choice of lesser deadwood
-                add(map(((min(base0, base1) - rd[lane0]) << 12 | sh).__add__, lk[lane0]))
-            else:
-                k0 = [*map(((base0 - rd[lane0]) << 12 | sh).__add__, lk[lane0])]
-                k1 = [*map(((base1 - rd[lane1]) << 12 | sh).__add__, lk[lane1])]
-                i = (lane0 & below).bit_count()
-                k1.insert(i, k0[i])  # the set's card is free only without the set
-                add(map(min, k0, k1))
-        if allowed != mask:
-            keys = [k for k in keys if allowed >> (k & 63) & 1]
-        keys.sort()
-        return _discard_options((mask, (mask, m1)), keys)
-    else:
-        # ranks held 3+ times: the keys of every set choice (``_set_options``) for the cards it
-        # leaves outside its sets; each card's least (the set choice giving it is found again
-        # when its arrangement is read, :func:`_discard_arrangement`)
-        keys = []
-        add = keys.extend
-        rests = tuple(_remainders(mask, _set_options(mask)))
-        for m in rests:
-            a = m & LANE
-            b = m >> 13 & LANE
-            c = m >> 26 & LANE
-            d = m >> 39
-            base = rd[a] + rd[b] + rd[c] + rd[d]
-            add(map(((base - rd[a]) << 12).__add__, lk[a]))
-            add(map(((base - rd[b]) << 12 | 13).__add__, lk[b]))
-            add(map(((base - rd[c]) << 12 | 26).__add__, lk[c]))
-            add(map(((base - rd[d]) << 12 | 39).__add__, lk[d]))
-        keys.sort(reverse=True)  # per card the last, least key stays
-        keys = [*dict(zip(map(_CARD_OF_KEY, keys), keys, strict=True)).values()]
-        if allowed != mask:
-            keys = [k for k in keys if allowed >> (k & 63) & 1]
-        keys.sort()
-        return _discard_options((mask, rests), keys)
-    if allowed != mask:
-        keys = [k for k in keys if allowed >> (k & 63) & 1]
+    if three:
+        keys = _discard_keys_with_sets(mask, three)
+    else:  # runs only: a discard changes its own lane
+        rd = _RUN_DW
+        k0, k1, k2, k3 = _DROP_KEYS
+        keys = [*map(((rd[a] + rd[b] + rd[c] + rd[d]) << 12).__add__,
+                     k0[a] + k1[b] + k2[c] + k3[d])]
+    if forbidden is not None and forbidden.mask & mask:
+        no = forbidden.mask
+        keys = [k for k in keys if not no >> (k & 63) & 1]
     keys.sort()
     return _discard_options(mask, keys)
+
+
+def _discard_keys_with_sets(mask: int, three: int) -> list[int]:
+    """The sort key ``deadwood << 12 | _DISCARD_TIE[card]`` of discarding each card of
+    ``mask``, whose ranks ``three`` (a 13-bit lane of ranks) are held 3+ times; unordered.
+
+    Each set choice of the 11 cards (per such rank: no set, the set, or for four of a kind
+    one of its 3-card sets) gives every card it leaves outside its sets a key: the choice's
+    deadwood ``<< 12`` plus ``_DROP_KEYS`` of its four lanes (one ``map`` per choice); a card's
+    key is its least. Choices that give no card a lesser key are not made (exact dominance,
+    with ``cap`` the cards that lie in some 3-card run of ``mask``; a card outside ``cap`` only
+    ever adds its value to deadwood):
+
+    * a rank none of whose cards is in ``cap`` is always melded: any choice without its set
+      gives every other card's key plus its cards' value. Discarding one of its cards leaves
+      the other three a set (four of a kind), or the other two unmelded (three):
+      ``_SET_KEYS`` / ``_SET_KEYS_TWO`` of its cards, added to every choice's deadwood.
+    * four of a kind: the 3-card set without a card outside ``cap`` is the 4-card set plus
+      that card's value for every other card; discarding that card is the 4-card set's
+      deadwood (its ``_SET_KEYS``, with the 4-card set). With exactly one card in ``cap``,
+      no set is its 3-card set without that card plus the others' value, except for
+      discarding one of the others (``_SET_KEYS_TWO``, with that 3-card set).
+    """
+    rd = _RUN_DW
+    k0, k1, k2, k3 = _DROP_KEYS
+    s3 = mask & mask >> 1 & mask >> 2 & _RUN_START
+    cap = s3 | s3 << 1 | s3 << 2
+    four = mask & mask >> 13 & mask >> 26 & mask >> 39 & LANE
+    m0 = mask
+    fixed: tuple[int, ...] = ()  # keys (less the deadwood) added to every choice
+    opts: list[list[tuple[int, tuple[int, ...]]]] = []  # per rank: (its set, keys it adds)
+    while three:
+        low = three & -three
+        three ^= low
+        col = mask & (_COL * low)
+        capc = col & cap
+        if not capc:
+            m0 ^= col
+            fixed += _SET_KEYS[col] if four & low else _SET_KEYS_TWO[col]
+        elif four & low:
+            iso = col & ~capc
+            if capc & (capc - 1):
+                o = [(0, ()), (col, _SET_KEYS[iso])]
+                x = capc
+                while x:
+                    bit = x & -x
+                    x ^= bit
+                    o.append((col ^ bit, ()))
+                opts.append(o)
+            else:
+                opts.append([(col, _SET_KEYS[iso]), (iso, _SET_KEYS_TWO[iso])])
+        else:
+            opts.append([(0, ()), (col, ())])
+    if not opts:  # one choice: one key per card
+        a = m0 & LANE
+        b = m0 >> 13 & LANE
+        c = m0 >> 26 & LANE
+        d = m0 >> 39
+        return [*map(((rd[a] + rd[b] + rd[c] + rd[d]) << 12).__add__,
+                     k0[a] + k1[b] + k2[c] + k3[d] + fixed)]
+    if len(opts) == 1:
+        choices = [(m0 & ~s, fixed + e) for s, e in opts[0]]
+    elif len(opts) == 2:
+        choices = [(m0 & ~s & ~t, fixed + e + f) for s, e in opts[0] for t, f in opts[1]]
+    else:
+        choices = []
+        for combo in product(*opts):
+            m = m0
+            ex = fixed
+            for s, e in combo:
+                m &= ~s
+                ex += e
+            choices.append((m, ex))
+    keys: list[int] = []
+    add = keys.extend
+    for m, ex in choices:
+        a = m & LANE
+        b = m >> 13 & LANE
+        c = m >> 26 & LANE
+        d = m >> 39
+        add(map(((rd[a] + rd[b] + rd[c] + rd[d]) << 12).__add__,
+                k0[a] + k1[b] + k2[c] + k3[d] + ex))
+    keys.sort(reverse=True)  # per card the last, least key stays
+    return [*dict(zip(map(_CARD_OF_KEY, keys), keys, strict=True)).values()]
 
 
 def is_big_gin(hand: CardSet) -> bool:
@@ -1167,42 +1198,28 @@ class Layoff:
     onto: int
 
 
-class LayoffResult:
+class LayoffResult(_LazyDeadwood):
     """The defender's best combined arrangement (R-6.4): own melds, layoffs in the order they
     are played (chains in order), and the final deadwood.
 
     ``melds`` (a tuple of CardSets), ``layoffs`` (a tuple of :class:`Layoff`), ``deadwood`` (a
-    CardSet) and ``deadwood_points`` (R-1.2). Immutable; compared, hashed and shown by those
-    four like a frozen dataclass. The solver's results make their ``deadwood`` CardSet when it
-    is first read (then keep it).
+    CardSet: the cards neither melded nor laid off) and ``deadwood_points`` (R-1.2). Immutable;
+    compared, hashed and shown by those four like a frozen dataclass. The solver's results make
+    their ``deadwood`` CardSet when it is first read (then keep it).
     """
 
-    __slots__ = ("melds", "layoffs", "_dead", "deadwood_points")
+    __slots__ = ("melds", "layoffs", "deadwood_points")
     melds: tuple[CardSet, ...]
     layoffs: tuple[Layoff, ...]
-    #: the deadwood, or before its first read its mask
-    _dead: CardSet | int
     deadwood_points: int
 
     def __init__(self, melds: Iterable[CardSet], layoffs: Iterable[Layoff], deadwood: CardSet,
                  deadwood_points: int) -> None:
-        if not isinstance(deadwood, CardSet):
-            raise TypeError(f"deadwood is not a CardSet: {deadwood!r}")
+        _check_deadwood(deadwood)
         _lr_melds(self, tuple(melds))
         _lr_layoffs(self, tuple(layoffs))
-        _lr_dead(self, deadwood)
+        _set_dead(self, deadwood)
         _lr_points(self, deadwood_points)
-
-    @property
-    def deadwood(self) -> CardSet:
-        """The cards neither melded nor laid off."""
-        d = self._dead
-        if type(d) is int:
-            d = _new(CardSet)
-            _cs_mask(d, self._dead)
-            _lr_dead(self, d)
-        assert isinstance(d, CardSet)
-        return d
 
     def _fields(self) -> tuple[tuple[CardSet, ...], tuple[Layoff, ...], CardSet, int]:
         return (self.melds, self.layoffs, self.deadwood, self.deadwood_points)
@@ -1235,7 +1252,6 @@ _lo_card = vars(Layoff)["card"].__set__
 _lo_onto = vars(Layoff)["onto"].__set__
 _lr_melds = vars(LayoffResult)["melds"].__set__
 _lr_layoffs = vars(LayoffResult)["layoffs"].__set__
-_lr_dead = vars(LayoffResult)["_dead"].__set__
 _lr_points = vars(LayoffResult)["deadwood_points"].__set__
 
 
@@ -1307,7 +1323,7 @@ def best_layoff(defender: CardSet, knocker_melds: Iterable[CardSet]) -> LayoffRe
         res = _new(LayoffResult)
         _lr_melds(res, arr.melds)
         _lr_layoffs(res, ())
-        _lr_dead(res, arr._dead)  # the deadwood or its mask, as the arrangement holds it
+        _set_dead(res, arr._dead)  # the deadwood or its mask, as the arrangement holds it
         _lr_points(res, arr.deadwood_points)
         return res
     # every choice of cards per reached meld (the others take none), in meld order; the first
@@ -1346,7 +1362,7 @@ def best_layoff(defender: CardSet, knocker_melds: Iterable[CardSet]) -> LayoffRe
     res = _new(LayoffResult)
     _lr_melds(res, arr.melds)
     _lr_layoffs(res, tuple(layoffs))
-    _lr_dead(res, arr._dead)
+    _set_dead(res, arr._dead)
     _lr_points(res, arr.deadwood_points)
     return res
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from .bots import Context, make_bot
 from .game import Game
+from .hand import HandState
 from .rules import Rules
 from .views import view_of
 
@@ -83,10 +84,17 @@ def _deck_stream(seed: int, pair: int) -> tuple[int, Callable[[int], list[int]]]
     return first_dealer, deck
 
 
-def play_game(a: str, b: str, rules: Rules, seed: int, pair: int, a_seat: int) -> GameSummary:
-    """Play one full game of pair ``pair`` with player ``a`` in seat ``a_seat``."""
+def play_game(a: str, b: str, rules: Rules, seed: int, pair: int, a_seat: int, *,
+              a_bot: Any = None, before_a: Callable[[HandState], None] | None = None
+              ) -> GameSummary:
+    """Play one full game of pair ``pair`` with player ``a`` in seat ``a_seat``.
+
+    For measuring tools (benchmarks/bots.py ``--see``): ``a_bot``, a bot object, plays A
+    instead of ``make_bot(a)``; ``before_a(hand)`` is called before each of A's decisions
+    (outside its timing). Neither changes the decks, seats or the bots' random generators."""
     first_dealer, deck = _deck_stream(seed, pair)
-    bots = [make_bot(a if s == a_seat else b) for s in (0, 1)]
+    bots = [(a_bot if a_bot is not None else make_bot(a)) if s == a_seat else make_bot(b)
+            for s in (0, 1)]
     rngs = [random.Random(f"ginrummy-bot:{seed}:{pair}:{a_seat}:{s}") for s in (0, 1)]
     game = Game(rules, first_dealer)
     out = GameSummary(None)
@@ -104,6 +112,8 @@ def play_game(a: str, b: str, rules: Rules, seed: int, pair: int, a_seat: int) -
             seat = h.current
             view = view_of(h, seat)
             ctx = Context(rngs[seat], (game.hand_points[0], game.hand_points[1]), rules.target)
+            if before_a is not None and seat == a_seat:
+                before_a(h)
             t0 = clock()
             c0 = cpu()
             action = bots[seat].choose(view, ctx)

@@ -359,3 +359,72 @@ def test_a_discard_hint_and_the_extra_card_marker_agree_on_a_tie(seed: int, step
             and any(a.kind is x.kind and a.card == marked for a in v.legal) \
             and (x.kind is not ActionKind.KNOCK or x.deadwood_after == left):
         assert x.card == marked
+
+
+def _late_knock_position(seed: int, min_opp_draws: int) -> HandState | None:
+    """A deal of stock draws and discards (no knock taken) until the seat to act holds 11 with a
+    legal knock, the stock above 4 cards, and its opponent has drawn ``min_opp_draws`` times."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    h = HandState(Rules.preset("standard"), seed % 2, deck)
+    draws = [0, 0]
+    while not h.is_over:
+        legal = h.legal_actions()
+        if h.phase is Phase.DISCARD and h.stock_count > 4 \
+                and draws[1 - h.current] >= min_opp_draws \
+                and any(a.kind is ActionKind.KNOCK for a in legal):
+            return h
+        legal = [a for a in legal
+                 if a.kind not in (ActionKind.KNOCK, ActionKind.GIN, ActionKind.BIG_GIN,
+                                   ActionKind.TAKE, ActionKind.DRAW_DISCARD)]
+        if any(a.kind is ActionKind.DISCARD for a in legal):  # keep the deadwood low
+            seat = h.current
+            a = min(legal, key=lambda a: (min_deadwood(h.hands[seat] & ~(1 << (a.card or 0))),
+                                          rng.random()))
+        else:
+            a = rng.choice(legal)
+        if a.kind is ActionKind.DRAW_STOCK:
+            draws[h.current] += 1
+        h.apply(a)
+    return None
+
+
+def test_a_late_knock_declined_names_the_knock_rule_of_the_moment_r4_2() -> None:
+    """R-4.2, R-4.4: late in a deal (the opponent has drawn 8 times or more) a legal knock the
+    hint does not take is explained by the knock rule of that moment: ``wait_gin`` when it would
+    knock with nothing but gin, ``wait_late`` with the most it would knock with, each below the
+    knock the person could make (or ``wait_risk`` when the search alone declined it)."""
+    from ginrummy.bots.hints import knock_limit_now
+
+    seen: dict[str, int] = {}
+    for seed in range(60):
+        h = _late_knock_position(seed, 8)
+        if h is None:
+            continue
+        view = view_of(h, h.current)
+        got = hint(view)
+        if got.kind is not ActionKind.DISCARD:
+            continue
+        assert got.reason in ("wait_gin", "wait_late", "wait_risk"), got
+        seen[got.reason] = seen.get(got.reason, 0) + 1
+        assert got.could_knock is not None and 0 < got.could_knock <= view.knock_limit
+        if got.reason == "wait_gin":
+            assert got.late_max == 0
+        if got.reason == "wait_late":
+            assert got.late_max is not None and 0 < got.late_max < got.could_knock
+        if got.reason in ("wait_gin", "wait_late"):  # the rule of the moment, as it says
+            assert got.late_max == knock_limit_now(view, None, 100, 0.0) or got.late_max == 0
+    assert seen.get("wait_gin", 0) >= 3, seen
+
+
+def test_the_knock_rule_of_the_moment_knocks_early_and_waits_late() -> None:
+    """The learned rule (``HardBot.knock_weights``): before the opponent's first draw it knocks
+    with anything up to the limit (R-4.2); once the opponent has drawn eight times, only gin."""
+    from ginrummy.bots.hints import knock_limit_now
+
+    h = deal("2S 3S 4S 7H 7D 7C 9S 9H 9D AC", "AS 2D 4C 6S 8S TH JD QC KH 3H", "QD", "KC")
+    play(h, ["pass", "pass", "draw stock"])
+    assert knock_limit_now(view_of(h, NON_DEALER), None, 100, 0.0) == 10
+    late = next(x for x in (_late_knock_position(s, 8) for s in range(20)) if x is not None)
+    assert knock_limit_now(view_of(late, late.current), None, 100, 0.0) == 0

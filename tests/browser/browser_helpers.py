@@ -114,7 +114,9 @@ STRICT_CSP: weakref.WeakSet[Any] = weakref.WeakSet()
 def wait_ready(page: Any, timeout: float = 15_000) -> str:
     """Wait until it is the person's move (or the hand / game is over); the phase."""
     if page in STRICT_CSP:
-        page.wait_for_selector(READY, timeout=timeout)
+        # attached, not visible: when a hand ends the result panel takes the table's place and
+        # the status is not displayed (as READY_JS, which reads the phase only)
+        page.wait_for_selector(READY, state="attached", timeout=timeout)
     else:
         page.wait_for_function(READY_JS, polling="raf", timeout=timeout)
     return phase(page)

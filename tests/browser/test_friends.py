@@ -38,6 +38,12 @@ except ImportError:  # pragma: no cover - a branch without the backend
         reason="the tables backend (ginrummy.web.tables_api) is missing")]
 
 IDLE = "#table[aria-busy=false]"
+#: the hand's cards at least 14 px apart (render.js fitHand's tightest overlap)
+SPREAD = """() => {
+  const xs = [...document.querySelectorAll('[data-testid=hand] .slot')]
+    .map((e) => e.getBoundingClientRect().left).sort((a, b) => a - b);
+  return xs.length >= 10 && xs.slice(1).every((x, i) => x - xs[i] >= 14);
+}"""
 WAITING = "[data-testid=waiting]"
 
 
@@ -205,6 +211,9 @@ def test_two_people_play_a_whole_hand_through_the_invite_link(new_context: Any,
         p.wait_for_selector(IDLE)
         assert other in p.inner_text("#opp-name")
         assert p.locator("[data-testid=hand] [data-card]").count() >= 10
+        # the hand, laid out while the waiting view hid it, is spread once it shows (a fresh
+        # tester saw the joiner's cards 4 px apart until a resize)
+        p.wait_for_function(SPREAD, timeout=5_000)
         chip = seat_chip(p, 1 - (0 if p is ann else 1))
         assert chip.get_attribute("data-presence") == "connected"
     # exactly one of them acts; the other's status says another seat is to act
@@ -350,9 +359,14 @@ def test_a_stale_tab_of_the_same_seat_recovers(new_context: Any, server: LiveSer
             # Bo acts in his first tab; the second follows live, then acts itself next time
             ph = str(ready(bo))
             move(bo, ph, finish=False)
+            # the same pile and the same phase (a draw from the stock leaves the pile as it
+            # was: the pile alone does not tell that the second tab has heard of the move)
             bo2.wait_for_function(
-                "(top) => document.querySelector('[data-testid=discard-pile]').dataset.top === top",
-                arg=bo.locator("[data-testid=discard-pile]").get_attribute("data-top"),
+                "([top, ph]) => document.querySelector('[data-testid=discard-pile]')"
+                ".dataset.top === top && document.querySelector('[data-testid=status]')"
+                ".dataset.phase === ph",
+                arg=[bo.locator("[data-testid=discard-pile]").get_attribute("data-top"),
+                     phase(bo)],
                 timeout=10_000)
             bo2.wait_for_selector(IDLE)
             assert phase(bo2) == phase(bo)
@@ -480,9 +494,12 @@ def test_quick_messages_rematch_and_leave(new_context: Any, server: LiveServer) 
     assert "Bo" in ann.inner_text("#opp-name") and "Ann" in bo.inner_text("#opp-name")
     assert not bo.locator("[data-testid=rematch-wait]").is_visible()
     # leaving: Bo's page goes back to a new game; a computer plays his seat for Ann
-    bo.once("dialog", lambda d: d.accept())
+    bo.get_by_test_id("leave-table").click()  # the page asks first, in its own dialog
+    bo.get_by_test_id("confirm-dialog").wait_for(state="visible")
+    assert bo.inner_text("#confirm-h") == "Tinggalkan meja ini?"  # Bo reads Indonesian
+    assert "komputer yang memainkan kursimu" in bo.inner_text("#confirm-text")
     with bo.expect_response(lambda r: r.url.endswith("/leave")) as resp:
-        bo.click("[data-testid=leave-table]")
+        bo.get_by_test_id("confirm-ok").click()
     assert resp.value.status == 200, resp.value.text()
     bo.wait_for_selector("#dlg-new[open]")
     assert bo.evaluate("() => localStorage.getItem('ginrummy.current')") is None
@@ -516,9 +533,11 @@ def test_creator_hands_an_away_seat_to_the_computer_and_it_is_taken_back(
     for _ in range(3):
         ph = ann.wait_for_selector(
             "#table[aria-busy=false] [data-testid=status]:is([data-phase=offer],"
-            "[data-phase=draw],[data-phase=discard],[data-phase=hand-over])", timeout=20_000)
+            "[data-phase=draw],[data-phase=discard],[data-phase=hand-over],"
+            "[data-phase=game-over])", state="attached", timeout=20_000)
+        # the status line is hidden once the hand is over (the result panel speaks): attached
         ph_name = str(ph.get_attribute("data-phase"))
-        if ph_name == "hand-over":
+        if ph_name in ("hand-over", "game-over"):
             break
         move(ann, ph_name, finish=False)
     # Bo comes back through the link and takes his seat back

@@ -107,9 +107,19 @@ def test_resign_from_the_list(page: Any, server: LiveServer) -> None:
     page.get_by_test_id("leave-later").click()
     row = page.get_by_test_id("games-in-progress").locator(f"li[data-game='{first['game_id']}']")
     row.wait_for(state="visible")
-    page.once("dialog", lambda d: d.accept())
+    row.get_by_test_id("resign-game").click()  # the page asks first, in its own dialog
+    ask = page.get_by_test_id("confirm-dialog")
+    ask.wait_for(state="visible")
+    assert ask.locator("h2").inner_text() == "Resign this game?"
+    assert page.evaluate("() => document.activeElement.id") == "confirm-cancel"  # the safe answer
+    page.get_by_test_id("confirm-cancel").click()  # not now: nothing is resigned
+    ask.wait_for(state="hidden")
+    kept = server.api("GET", f"/api/games/{first['game_id']}", first["token"])
+    assert kept.get("resigned") is None
+    row.get_by_test_id("resign-game").click()
+    ask.wait_for(state="visible")
     with page.expect_response(lambda r: r.url.endswith("/resign")) as resp:
-        row.get_by_test_id("resign-game").click()
+        page.get_by_test_id("confirm-ok").click()
     assert resp.value.status == 200
     page.get_by_test_id("games-in-progress").wait_for(state="hidden")
     st = server.api("GET", f"/api/games/{first['game_id']}", first["token"])

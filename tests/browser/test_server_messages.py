@@ -77,12 +77,14 @@ def test_the_live_region_speaks_the_new_language_after_a_switch(
     en = catalog("en")
     page.wait_for_function("() => document.getElementById('live').textContent.length > 0")
     said = live.text_content() or ""
-    deal_en = {en["ev.deal.you"].replace("{n}", "1"), en["ev.deal.opp"].replace("{n}", "1")}
+    deal_en = {en["ev.deal.you"].replace("{n}", "1"),
+               en["ev.deal.other"].replace("{n}", "1").replace("{name}", en["table.computer"])}
     assert any(said.startswith(d) for d in deal_en), said
     page.select_option("#lang-select", "id")
     page.wait_for_function("() => document.documentElement.lang === 'id'")
     idc = catalog("id")
-    deal_id = {idc["ev.deal.you"].replace("{n}", "1"), idc["ev.deal.opp"].replace("{n}", "1")}
+    deal_id = {idc["ev.deal.you"].replace("{n}", "1"),
+               idc["ev.deal.other"].replace("{n}", "1").replace("{name}", idc["table.computer"])}
     page.wait_for_function(
         "(starts) => starts.some(s => document.getElementById('live').textContent.startsWith(s))",
         arg=sorted(deal_id))

@@ -3,7 +3,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import {
-  rememberGame, forgetGameEntry, gameInPlay, GAMES_KEPT, chooseKnock, chooseGin, extraCard,
+  rememberGame, forgetGameEntry, gameInPlay, resumable, GAMES_KEPT, chooseKnock, chooseGin, extraCard,
 } from "../../src/ginrummy/web/static/model.js";
 
 test("a game remembered goes first, once; bad entries are dropped; at most GAMES_KEPT", () => {
@@ -33,6 +33,15 @@ test("leaving asks first while a game is in play, not once it is over or resigne
   assert.equal(gameInPlay({ phase: "waiting" }), false);
   assert.equal(gameInPlay({ phase: "game-over", resigned: { seat: 0 } }), false);
   assert.equal(gameInPlay(null), false);
+});
+
+test("a table to come back to: a game in play, or a table of people waiting for its start", () => {
+  for (const p of ["offer", "draw", "discard", "opponent", "hand-over", "waiting"]) assert.equal(resumable({ phase: p }), true, p);
+  assert.equal(resumable({ phase: "opponent", table: { status: "waiting" } }), true);
+  assert.equal(resumable({ phase: "game-over" }), false);
+  assert.equal(resumable({ phase: "game-over", table: { status: "over" } }), false);
+  assert.equal(resumable({ phase: "game-over", resigned: { seat: 0 } }), false);
+  assert.equal(resumable(null), false);
 });
 
 test("on a tie the knock and gin previews take the hand's extra card, like the hint", () => {

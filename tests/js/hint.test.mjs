@@ -35,6 +35,7 @@ const SAMPLES = [
     comparison: { card: "4C", deadwood: 15, expected: 14.5, expected_other: 14, danger: 0.08, danger_other: 0.35 } }),
   H({ action: "discard 9S", kind: "discard", card: "9S", reason: "wait_risk", deadwood: 8, deadwood_after: 8, could_knock: 8, undercut_risk: 0.41 }),
   H({ action: "discard 9S", kind: "discard", card: "9S", reason: "wait_late", deadwood: 8, deadwood_after: 8, could_knock: 8, late_max: 5 }),
+  H({ action: "discard 9S", kind: "discard", card: "9S", reason: "wait_gin", deadwood: 8, deadwood_after: 8, could_knock: 8, late_max: 0 }),
   H({ action: "knock 3D", kind: "knock", card: "3D", reason: "knock", deadwood: 4, deadwood_after: 4 }),
   H({ action: "gin 3D", kind: "gin", card: "3D", reason: "gin", deadwood: 0, deadwood_after: 0 }),
   H({ action: "big gin", kind: "big_gin", reason: "big_gin", deadwood: 0, deadwood_after: 0 }),
@@ -85,9 +86,10 @@ test("what a hint marks", () => {
   assert.deepEqual(hintTarget(SAMPLES[4]), { where: "stock" });
   assert.deepEqual(hintTarget(SAMPLES[8]), { where: "pass" });
   assert.deepEqual(hintTarget(SAMPLES[9]), { where: "hand", card: "KD" });
-  assert.deepEqual(hintTarget(SAMPLES[14]), { where: "hand", card: "3D" });
+  assert.deepEqual(hintTarget(SAMPLES[14]), { where: "hand", card: "9S" });
   assert.deepEqual(hintTarget(SAMPLES[15]), { where: "hand", card: "3D" });
-  assert.deepEqual(hintTarget(SAMPLES[16]), { where: "big_gin" });
+  assert.deepEqual(hintTarget(SAMPLES[16]), { where: "hand", card: "3D" });
+  assert.deepEqual(hintTarget(SAMPLES[17]), { where: "big_gin" });
   assert.equal(hintTarget(null), null);
 });
 

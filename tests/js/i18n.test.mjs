@@ -90,15 +90,29 @@ test("events in words, from the person's side", () => {
   assert.equal(eventText({ seat: 0, type: "draw_stock" }, 0, en), "You drew from the stock.");
   assert.equal(eventText({ seat: 1, type: "knock" }, 0, en), "Computer knocked.");
   assert.equal(eventText({ seat: null, type: "dead_hand" }, 0, en), "Dead hand: only two cards are left in the stock.");
-  assert.equal(eventText({ seat: null, type: "deal", dealer: 1 }, 0, en, { n: 2 }), "Hand 2: the computer deals.");
+  assert.equal(eventText({ seat: null, type: "deal", dealer: 1 }, 0, en, { n: 2 }), "Hand 2: Computer deals.");
+  // another seat by its name at the table: the same sentences at every kind of table
+  const name = (p) => ["Ann", "Ayu", "Computer 2"][p];
+  assert.equal(eventText({ seat: 1, type: "discard", card: "JC" }, 0, en, { name }), "Ayu discarded the jack of clubs.");
+  assert.equal(eventText({ seat: 2, type: "draw_discard", card: "7H" }, 0, en, { name }), "Computer 2 took the 7 of hearts from the discard pile.");
+  assert.equal(eventText({ seat: 1, type: "draw_stock" }, 0, en, { name }), "Ayu drew from the stock.");
+  assert.equal(eventText({ seat: 1, type: "take", card: "9S" }, 0, en, { name }), "Ayu took the 9 of spades.");
+  assert.equal(eventText({ seat: 0, type: "discard", card: "JC" }, 1, en, { name }), "Ann discarded the jack of clubs.");
+  assert.equal(eventText({ seat: 1, type: "discard", card: "JC" }, 1, en, { name }), "You discarded the jack of clubs.");
+  assert.equal(eventText({ seat: null, type: "deal", dealer: 1 }, 0, en, { n: 3, name }), "Hand 3: Ayu deals.");
+  assert.equal(eventText({ seat: 1, type: "knock" }, 0, id, { name }), "Ayu mengetuk.");
   assert.equal(eventText({ seat: 1, type: "discard", card: "7H" }, 0, id), "Komputer membuang 7 hati.");
   // seat 1 is the person: seat 0 is then the computer
   assert.equal(eventText({ seat: 0, type: "pass" }, 1, en), "Computer passed.");
   for (const l of LANGUAGES) {
     const t = makeT(cat[l]);
     for (const type of ["take", "pass", "draw_stock", "draw_discard", "discard", "knock", "gin", "big_gin"]) {
-      assert.ok(t.has(`ev.you.${type}`) && t.has(`ev.opp.${type}`), `${l} ${type}`);
+      assert.ok(t.has(`ev.you.${type}`) && t.has(`ev.other.${type}`), `${l} ${type}`);
+      // every other seat's sentence names it, and names it once
+      assert.equal((cat[l][`ev.other.${type}`].match(/\{name\}/g) || []).length, 1, `${l} ${type}`);
+      assert.equal(t(`ev.other.${type}`, { name: "Ayu", card: "X" }).startsWith("Ayu"), true, `${l} ${type}`);
     }
+    assert.ok(t("ev.deal.other", { n: 1, name: "Ayu" }).includes("Ayu"), l);
   }
 });
 

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { makeT, LANGUAGES } from "../../src/ginrummy/web/static/i18n.js";
 import {
-  constrain, playerName, opponentOf, variantHeadline, isVariant, publicEventText, layoffNote, laidByText, rulesParts, teamNames,
+  constrain, playerName, opponentOf, variantHeadline, isVariant, moveText, layoffNote, laidByText, rulesParts, teamNames,
 } from "../../src/ginrummy/web/static/variants.js";
 import { rulesSummary } from "../../src/ginrummy/web/static/i18n.js";
 import {
@@ -60,7 +60,13 @@ test("players are named by table", () => {
   assert.equal(opponentOf({ you: 0, table: { scoring: "three_player", seats: [1, 2] } }), null);
   assert.equal(variantHeadline({ kind: "knock", winner: 3, points: 12 }, four, en), "Opponent D knocked and won 12 points");
   assert.equal(variantHeadline({ kind: "gin", winner: 0, points: 30 }, four, en), en("result.gin.you", { points: 30 }));
-  assert.equal(publicEventText(four, { seat: 2, type: "discard", card: "7H" }, en), "Partner C discarded 7\u2665\uFE0E");
+  assert.equal(moveText(four, { seat: 2, type: "discard", card: "7H" }, en), "Partner C discarded the 7 of hearts.");
+  assert.equal(moveText(three, { seat: 2, type: "draw_stock" }, en), "Computer 2 drew from the stock.");
+  assert.equal(moveText(three, { seat: 0, type: "discard", card: "7H" }, en), "You discarded the 7 of hearts.");
+  // a table of people before the start: an open seat is named so, never "Computer 2"
+  const waiting = { ...three, phase: "waiting", seats: [{ seat: 0, kind: "person", name: "Ayu" }, { seat: 1, kind: "person", name: "Bo" }, { seat: 2, kind: "open" }] };
+  assert.equal(playerName(waiting, 1, en), "Bo");
+  assert.equal(playerName(waiting, 2, en), "Open seat");
   for (const l of LANGUAGES) {
     const t = makeT(cat[l]);
     for (const k of ["vt.computer_n", "vt.p4.1", "vt.p4.2", "vt.p4.3", "scoring.hollywood", "vt.hw.closed", "keeper.title"]) assert.ok(t.has(k), `${l}:${k}`);

@@ -144,6 +144,7 @@ def test_every_documented_code_is_produced(make_client: Callable[..., TestClient
     note(client.post(f"{table}/start", headers=ann))                                # seats_open
     bo = client.post(f"/api/invites/{code}/join", json={"name": "Bo", "seat": 2}).json()
     note(client.post(f"/api/invites/{code}/join", json={"name": "Cy", "seat": 2}))  # seat_taken
+    note(client.post(f"/api/invites/{code}/join", json={"name": "BO"}))            # name_taken
     note(client.post(f"{table}/start",
                      headers={"Authorization": f"Bearer {bo['token']}"}))           # not_creator
     client.post(f"/api/invites/{code}/join", json={"name": "Cy"})
@@ -151,6 +152,7 @@ def test_every_documented_code_is_produced(make_client: Callable[..., TestClient
     assert client.post(f"{table}/start", headers=ann).status_code == 200
     note(client.post(f"/api/invites/{code}/join", json={"name": "Di"}))             # started
     note(client.post(f"{table}/start", headers=ann))                                # not_waiting
+    note(client.put(f"{table}/seats/2", json={"kind": "computer"}, headers=ann))   # not_away
     note(client.post(f"{table}/resign", headers=ann))                               # people
     gone = Table(client, {"level": "easy"})
     assert client.post(f"/api/games/{gone.id}/resign", headers=gone.headers).status_code == 200

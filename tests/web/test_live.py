@@ -206,17 +206,20 @@ def _count_calls(monkeypatch: pytest.MonkeyPatch, obj: Any, name: str) -> list[f
     return calls
 
 
-def test_an_idle_stream_reads_nothing_and_refreshes_its_presence_with_one_write(
+def test_idle_streams_read_nothing_and_their_presence_is_renewed_together(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two people connected, nobody acting: their streams do not read the table again (no
-    notification, nothing due with time within the lease), and each keeps its presence with
-    one conditional write per refresh (no authorization reads)."""
+    notification, nothing due with time within the lease), and the process renews both
+    presence leases in one call per period (web/presence.py), with one conditional write per
+    seat on SQLite and no authorization reads."""
+    from ginrummy.store.tables import TableStore
     from ginrummy.web import tables_api
     from ginrummy.web.seating import Seating
 
     monkeypatch.setattr(tables_api, "PRESENCE_EVERY", 0.5)
     views = _count_calls(monkeypatch, Seating, "live_view")
-    refreshes = _count_calls(monkeypatch, Seating, "refresh_presence")
+    renewals = _count_calls(monkeypatch, Seating, "refresh_presence_many")
+    writes = _count_calls(monkeypatch, TableStore, "refresh_presence")
     with live_server(tmp_path / "idle.sqlite3") as (base, app), \
             httpx.Client(base_url=base, timeout=10) as c:
         gid, ann, bo = _table(c)
@@ -227,11 +230,14 @@ def test_an_idle_stream_reads_nothing_and_refreshes_its_presence_with_one_write(
         s_ann.next("presence", where=lambda d: d["seats"][1]["connected"])
         time.sleep(0.5)  # the connects' own re-reads are done
         authorize = _count_calls(monkeypatch, app.state.service.records, "authorize")
-        views_before, refreshes_before = len(views), len(refreshes)
+        views_before, renewals_before, writes_before = len(views), len(renewals), len(writes)
         time.sleep(4.0)
         assert len(views) == views_before  # no re-read of a quiet table
-        assert len(authorize) == 0  # the refreshes read nothing
-        assert len(refreshes) - refreshes_before >= 8  # two streams, every 0.5 s
+        assert len(authorize) == 0  # the renewals read nothing
+        renewed = len(renewals) - renewals_before
+        assert 4 <= renewed <= 10  # both streams' leases in one call, every 0.5 s
+        # SQLite: one write per seat (a renewal under way at either count: two apart at most)
+        assert abs(len(writes) - writes_before - 2 * renewed) <= 2
         assert all(s["connected"] for s in c.get(
             f"/api/games/{gid}", headers={"Authorization": f"Bearer {ann}"}).json()["seats"])
         s_bo.close()

@@ -22,10 +22,16 @@ def resign(t: Table, headers: dict[str, str] | None = None) -> Any:
 def test_resign_ends_the_game_as_lost(client: TestClient,
                                       new_table: Callable[..., Table]) -> None:
     rng = random.Random(4)
-    t = new_table({"level": "easy"})
-    for _ in range(6):  # a few moves into the deal
+    for _attempt in range(20):  # a deal still in play a few moves in (the computer may end it)
+        client.cookies.clear()  # a new browser: its statistics are this game's alone
+        t = new_table({"level": "easy"})
+        for _ in range(6):  # a few moves into the deal
+            if t.state["phase"] in ("offer", "draw", "discard"):
+                t.act(choose(t.state, rng, finish=False))
         if t.state["phase"] in ("offer", "draw", "discard"):
-            t.act(choose(t.state, rng, finish=False))
+            break
+    else:
+        raise AssertionError("no deal of 20 was still in play after six moves")
     before = t.get()
     service = client.app.state.service  # type: ignore[attr-defined]
     hidden = hidden_now(service.game(t.id))  # the computer's cards and the stock now

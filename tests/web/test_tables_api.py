@@ -153,8 +153,10 @@ ZWNJ_WORD = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"  # ZWNJ inside a 
 @pytest.mark.parametrize("name", [FAMILY, WAVE, "Zo\u00eb", NAMASTE, ZWNJ_WORD])
 def test_emoji_and_joiners_are_names_like_others(client: TestClient, name: str) -> None:
     ann, code = new_table(client, [ME, OPEN], name=name)
-    bo = join(client, code, name)
-    assert [s["name"] for s in bo.state["seats"]] == [name, name]
+    r = client.post(f"/api/invites/{code}/join", json={"name": name})  # one name per table
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "name_taken", r.text
+    bo = join(client, code, f"{name} 2")
+    assert [s["name"] for s in bo.state["seats"]] == [name, f"{name} 2"]
 
 
 def test_names_are_kept_as_text(client: TestClient) -> None:
@@ -252,20 +254,26 @@ def test_away_seat_handed_to_a_computer_and_taken_back(client: TestClient) -> No
 
 def test_a_request_reads_the_tables_row_once(client: TestClient) -> None:
     """A process that has never seen the table (its kind not yet remembered) reads the tables
-    row once per request: authorization and the game's kind share the read."""
+    row once per request, in the same statement as the game's row: authorization and the
+    game's kind share the read."""
     from ginrummy.web.service import TableService
 
     ann, bo = two_people(client)
     started(ann)
     fresh = TableService(client.app.state.store)  # type: ignore[attr-defined]
     reads: list[str] = []
-    real_get = fresh.tables.get
+    real_get = fresh.tables.get_with_game
 
     def counted(game_id: str) -> Any:
         reads.append(game_id)
         return real_get(game_id)
 
-    fresh.tables.get = counted  # type: ignore[method-assign]
+    def alone(game_id: str) -> Any:  # the table read apart from the game's row
+        reads.append(f"alone {game_id}")
+        raise AssertionError("read apart")
+
+    fresh.tables.get_with_game = counted  # type: ignore[method-assign]
+    fresh.tables.get = alone  # type: ignore[method-assign]
     st = fresh.get(bo.id, bo.token, None)
     assert st["you"] == 1 and reads == [bo.id]
     fresh.get(ann.id, ann.token, None)
@@ -565,3 +573,30 @@ def test_two_rematch_requests_at_once_make_one_rematch(client: TestClient, db_ur
     finally:
         for s in stores:
             s.close()
+
+
+def test_presence_leases_are_renewed_together_and_a_left_seat_is_not(
+        client: TestClient) -> None:
+    """The live streams' presence leases of a process are renewed in one call
+    (web/presence.py; on PostgreSQL one statement): a seated person's seat gets the new lease,
+    a seat that person left (or a token that is not the seat's) gets nothing and is reported
+    lost, so that its stream ends."""
+    from ginrummy.web.service_base import token_hash
+
+    ann, code = new_table(client, [ME, OPEN])
+    bo = join(client, code, "Bo")
+    started(ann)
+    tables = client.app.state.service.tables  # type: ignore[attr-defined]
+    gid = ann.id
+    keys = [(gid, 0, token_hash(ann.token)), (gid, 1, token_hash(bo.token)),
+            (gid, 1, token_hash(ann.token)), ("no-such-game", 0, token_hash(ann.token))]
+    until = time.time() + 1000
+    assert tables.refresh_presence_many(keys, until) == set(keys[:2])
+    assert all(s.connected_until == until for s in tables.get(gid).seats)
+    assert bo.call("POST", "/leave").status_code == 200
+    assert tables.refresh_presence_many(keys, until + 1) == {keys[0]}
+    seats = {s.seat: s for s in tables.get(gid).seats}
+    assert seats[0].connected_until == until + 1 and seats[1].connected_until == until
+    # more seats than one statement holds: every one renewed
+    many = [keys[0]] * 3 + [(gid, 0, token_hash(f"x{i}")) for i in range(450)]
+    assert tables.refresh_presence_many(many, until + 2) == {keys[0]}

@@ -468,10 +468,10 @@ def test_live_messages_name_no_hidden_card(tmp_path: Any) -> None:
                                            "rules": rules})
             ann = r.json()
             people = [(0, ann["token"])]
-            for s in seats[1:]:
-                if s == _OPEN:
+            for n, s in enumerate(seats[1:], start=1):
+                if s == _OPEN:  # one name per table (docs/tables.md)
                     j = c.post(f"/api/invites/{ann['invite']['code']}/join",
-                               json={"name": "X"}).json()
+                               json={"name": f"X{n}"}).json()
                     people.append((j["seat"], j["token"]))
             gid = ann["game_id"]
             streams = {seat: Stream(base, gid, tok) for seat, tok in people}

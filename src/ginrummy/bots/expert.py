@@ -23,9 +23,49 @@ in the rest as a knocker (like ``simple``). Paired runs on the same decks
 points per hand (CI -3.1..+0.4); with prior 0.5 the ``simple`` side lost 3.1 points per hand.
 ``consistent = True`` (keep first the sampled hands that make no meld with a card the opponent
 passed or discarded) showed no gain (140 paired games against ``marjj`` on 2026-12-02: +0.0
-points of games won, CI -10.1..+10.1) and is off; "patient" own rollouts (``my_policy`` knock
-threshold 0: our side knocks only with gin in the simulated future) gave +6.4 (CI -4.3..+17.2)
-against ``marjj`` and were not measured enough against ``simple`` to be switched on.
+points of games won, CI -10.1..+10.1) and is off.
+
+Our own side is patient against a camper (``my_policy_camper = (1, 1, 0)``): in the worlds where
+the opponent is rolled out as a camper, our simulated future knocks only with gin; in the
+knocker's worlds it knocks as ``my_policy`` says. Paired on the same games (seed 0,
+benchmarks/results/bots-2026-12-02b.md): against ``marjj`` +8.3 points of games won (CI
++2.5..+14.0, 460 games; 55.0% instead of 46.7%), +3.06 points per hand (CI +1.18..+4.94);
+against ``simple`` -2.0 (CI -6.2..+2.2, 500 games), +0.46 points per hand (CI -0.58..+1.50).
+Continued to 1,300 / 1,220 games: 55.7% of games won against ``marjj`` (CI 53.0-58.4%), 75.5%
+against ``simple`` (CI 73.0-77.8%).
+Patient rollouts in every world (``my_policy`` knock threshold 0) gave +6.4 (CI -4.3..+17.2,
+140 games) against ``marjj`` on 2026-12-02.
+
+The search is anchored on ``hard`` (``anchor_z = 1``): it plays ``hard``'s move unless its best
+candidate beats that move by more than one standard error, paired over the worlds (the search's
+own model of the opponent is biased; ``hard`` reads what the opponent did). Paired on the same
+games (seed 0, benchmarks/results/bots-2026-12-02c.md): against ``simple`` +3.4 points of games
+won (CI +0.6..+6.3, 1,220 games; 78.9% instead of 75.5%), against ``marjj`` -0.9 (CI
+-4.4..+2.5, 1,300 games; 54.8% instead of 55.7%), points per hand +0.36 and +0.12 (both CIs
+contain 0). With ``hard``'s learned knock rule in the anchor (the default since the same
+commit): 79.7% against ``simple`` (CI 77.3-81.8%, 1,220 games; paired +4.2, CI +1.4..+7.0, and
++0.76 points per hand, CI +0.02..+1.50), 55.1% against ``marjj`` (CI 52.4-57.8%, 1,300 games;
+paired -0.5, CI -4.0..+2.9). The same search seeing the opponent's hand wins 99.0% of 300
+games against ``simple`` (seeing the stock too: 100%): the gap to 80% is what the search does
+not know about the opponent's hand.
+
+The sampled worlds are weighed by what the opponent just did (``weigh``, on since 2026-12-02):
+three times the worlds are sampled and aged, and the ones kept are drawn without replacement
+by how well each opponent hand explains its last discard (the deadwood that discard left above
+the least it could have kept, :func:`~ginrummy.bots.kernel.discard_fit`) and its silence (a
+hand it could have knocked with, in a world that rolls it out as a player who would have).
+Paired on the same 4,000 games (seed 0, benchmarks/results/bots-2026-12-02d.md): against
+``simple`` 80.85% of games won instead of 78.8% (+2.1, CI +0.7..+3.5), against ``marjj`` 60.6%
+instead of 56.25% (+4.4, CI +2.5..+6.3; +1.35 points per hand, CI +0.77..+1.93), for about
+1.2 ms more CPU per decision (mean 4.2 ms, p99 7.4 ms).
+
+Other search controls, off (see the class attributes): ``knock_factor`` (more worlds when a
+knock is a candidate), ``close_z`` / ``close_rounds`` (fresh worlds for a close call; with
+``stage_share`` a two-stage search), ``anchor_knocks = False`` (the search alone decides knocks).
+``knock_factor = 3`` with ``close_z = 1`` changed nothing against ``simple`` (0.0 points of games
+won, CI -4.4..+4.4, 500 paired games) for 36% more CPU; ``evolve_floor`` cost 1.05 points per
+hand against ``simple`` (CI -1.99..-0.11, 500 games); ``consistent`` and two stages
+(``close_z = 2``, ``stage_share = 0.5``) were flat (500 games each).
 
 Only the view and the context are read; the worlds come from the context's random generator.
 """
@@ -76,11 +116,52 @@ def consistent_hands(hands: np.ndarray, cards: list[int]) -> np.ndarray:
     return ok
 
 
+def last_discard(view: PlayerView, know: Knowledge) -> tuple[int, int] | None:
+    """``(card, forbidden)`` when the opponent's latest move was a discard: the card it threw
+    and the face-up card it took in that turn (which it could not throw, R-3.6; -1 when it drew
+    from the stock); None when it has not discarded since its last draw (or at all)."""
+    me = view.seat
+    opp = [e for e in view.history if e.seat != me]
+    if not opp or opp[-1].kind is not ActionKind.DISCARD or opp[-1].card is None:
+        return None
+    forbidden = -1
+    if len(opp) >= 2 and opp[-2].kind in (ActionKind.TAKE, ActionKind.DRAW_DISCARD) \
+            and know.opp_taken:
+        forbidden = know.opp_taken[-1]
+    return opp[-1].card, forbidden
+
+
 def camper_chance(prior: float, opp_discards: int) -> float:
     """Posterior chance that the opponent camps for gin, given it has discarded ``opp_discards``
     times without knocking (a camper stays silent with chance 1)."""
     s = KNOCKER_SILENT[min(opp_discards, len(KNOCKER_SILENT) - 1)]
     return prior / (prior + (1.0 - prior) * s)
+
+
+def top_two(vals: np.ndarray) -> tuple[int, int]:
+    """Rows of the best and the second-best mean of ``vals`` (candidates x worlds, >= 2 rows);
+    ties go to the earlier row, as the decision does."""
+    means = vals.mean(axis=1)
+    order = sorted(range(len(means)), key=lambda i: (-means[i], i))
+    return order[0], order[1]
+
+
+def paired_z(vals: np.ndarray, i: int, j: int) -> float:
+    """How many standard errors row ``i``'s mean is above row ``j``'s, paired over the worlds
+    (columns: common random numbers). Equal rows: 0; a lead with no spread at all: infinity."""
+    d = vals[i] - vals[j]
+    m = float(d.mean())
+    if d.shape[0] < 2:
+        return 0.0
+    sd = float(d.std(ddof=1))
+    if sd == 0.0:
+        return 0.0 if m == 0.0 else (float("inf") if m > 0 else float("-inf"))
+    return m / (sd / float(np.sqrt(d.shape[0])))
+
+
+def _same_move(a: Action, b: Action) -> bool:
+    """Same kind and card (a knock's shown melds may differ)."""
+    return a.kind is b.kind and a.card == b.card
 
 
 class ExpertBot:
@@ -112,6 +193,36 @@ class ExpertBot:
     #: no meld with a card it passed or discarded (:func:`consistent_hands`).
     consistent = False
     oversample = 2
+    #: our own rollout policy in the worlds where the opponent is rolled out as a camper (None:
+    #: ``my_policy``). ``(1, 1, 0)``: against a camper our simulated future waits for gin.
+    my_policy_camper: tuple[int, int, int] | None = (1, 1, 0)
+    #: when a knock is among the candidates, search with this many times the rollouts.
+    knock_factor = 1.0
+    #: close calls: when the best candidate's lead over the runner-up is under ``close_z``
+    #: standard errors (paired over the worlds), search ``close_rounds`` more batches of fresh
+    #: worlds (each as large as the first) and decide on all of them. 0 = off.
+    close_z = 0.0
+    close_rounds = 1
+    #: with ``close_z`` on: each batch (the first and the extra ones) is this share of the
+    #: usual worlds. ``stage_share = 0.5, close_rounds = 1``: a clear call is decided on half
+    #: the worlds (half the CPU), a close one on all of them (a two-stage search).
+    stage_share = 1.0
+    #: deviate from ``hard``'s move only when the search's best beats it by more than
+    #: ``anchor_z`` standard errors (paired); 0 = off (always the search's best).
+    anchor_z = 1.0
+    #: with ``anchor_z``: anchor the knock-or-continue decisions too (False: only decisions
+    #: without a knock among the candidates; the search alone decides knocks).
+    anchor_knocks = True
+    #: weigh the sampled worlds by how well the opponent's hand in each explains its last move
+    #: (:func:`last_discard`, :func:`~ginrummy.bots.kernel.discard_fit`): ``weigh_oversample``
+    #: x the worlds are sampled and aged, and the worlds kept are drawn without replacement
+    #: with log-weight ``-weigh_beta`` per point of deadwood its discard left above the least it
+    #: could have kept, and ``-weigh_knock`` when it could have knocked (or gone gin) and the
+    #: world rolls it out as a player who would have. False: the worlds as sampled.
+    weigh = True
+    weigh_oversample = 3
+    weigh_beta = 2.0
+    weigh_knock = 4.0
 
     def evolve_steps(self, know: Knowledge) -> int:
         """Played-looking opponent hands: as many improving draws as the opponent has drawn."""
@@ -160,11 +271,28 @@ class ExpertBot:
             cands = self._discard_candidates(view, ctx, know, p)
         if len(cands) == 1:
             return cands[0][2]
-        values = self._evaluate(view, ctx, know, p, cands)
-        if values is None:
+        has_knock = any(c[0] == K.K_KNOCK for c in cands)
+        factor = self.knock_factor if has_knock else 1.0
+        if self.close_z > 0:
+            factor *= self.stage_share
+        vals = self._evaluate(view, ctx, know, p, cands, factor)
+        if vals is None:
             return self.hard.choose(view, ctx)
+        rounds = 0
+        while self.close_z > 0 and rounds < self.close_rounds and \
+                paired_z(vals, *top_two(vals)) < self.close_z:
+            more = self._evaluate(view, ctx, know, p, cands, factor)
+            assert more is not None
+            vals = np.concatenate([vals, more], axis=1)
+            rounds += 1
+        values = [float(x) for x in vals.mean(axis=1)]
         self.last_values = [(c[2], v) for c, v in zip(cands, values, strict=True)]
         best = max(range(len(cands)), key=lambda i: (values[i], -i))
+        if self.anchor_z > 0 and (self.anchor_knocks or not has_knock):
+            plain = self.hard.choose(view, ctx)
+            idx = [i for i, c in enumerate(cands) if _same_move(c[2], plain)]
+            if idx and idx[0] != best and paired_z(vals, best, idx[0]) < self.anchor_z:
+                return cands[idx[0]][2]
         return cands[best][2]
 
     def _discard_candidates(self, view: PlayerView, ctx: Context, know: Knowledge,
@@ -192,38 +320,19 @@ class ExpertBot:
 
     # ------------------------------------------------------------------------------ search
     def _evaluate(self, view: PlayerView, ctx: Context, know: Knowledge, p: dict[int, float],
-                  cands: list[tuple[int, int, Action]]) -> list[float] | None:
+                  cands: list[tuple[int, int, Action]], factor: float = 1.0
+                  ) -> np.ndarray | None:
+        """The value of each candidate (rows) in each sampled world (columns), or None when the
+        view's card counts do not add up (then ``hard`` decides)."""
         unseen = bits(know.unseen)
         n_opp = view.opponent_card_count - view.opponent_known.mask.bit_count()
         n_stock = view.stock_count
         if len(unseen) != n_opp + n_stock or n_opp < 0:
             return None
         nc = len(cands)
-        nw = max(self.min_worlds, min(self.max_worlds, self.rollouts // nc))
+        nw = max(self.min_worlds, min(int(self.max_worlds * factor),
+                                      int(self.rollouts * factor) // nc))
         seed = ctx.rng.getrandbits(31)
-        gen = np.random.default_rng(seed)
-        u = np.array(unseen, dtype=np.int64)
-        probs = np.array([min(0.97, max(0.01, p.get(c, 0.0))) for c in unseen])
-        logw = np.log(probs / (1.0 - probs))
-        evidence = know.opp_passed + know.opp_discards
-        filt = self.consistent and bool(evidence) and n_opp > 0
-        ns = nw * self.oversample if filt else nw
-        keys = logw[None, :] + gen.gumbel(size=(ns, len(unseen)))
-        order = np.argsort(-keys, axis=1)
-        opp_idx = order[:, :n_opp]
-        rest = order[:, n_opp:]
-        bitvals = np.left_shift(np.int64(1), u)
-        opp_hands = (bitvals[opp_idx].sum(axis=1) + np.int64(view.opponent_known.mask)
-                     ).astype(np.int64)
-        stocks = np.ascontiguousarray(u[rest])
-        steps = self.evolve_steps(know)
-        K.evolve_hands(opp_hands, stocks, n_stock, view.opponent_known.mask, steps,
-                       seed, view.knock_limit if self.evolve_floor else -1)
-        if filt:
-            ok = consistent_hands(opp_hands, evidence)
-            keep = np.argsort(~ok, kind="stable")[:nw]
-            opp_hands = np.ascontiguousarray(opp_hands[keep])
-            stocks = np.ascontiguousarray(stocks[keep])
         pile = np.zeros(64, dtype=np.int64)
         pile[:len(view.discard_pile)] = view.discard_pile
         rules = view.rules
@@ -247,12 +356,21 @@ class ExpertBot:
             groups = [(camper, k), (self.opp_policy, nw - k)]
         else:
             groups = [(self.opp_policy, nw)]
+        # the knock threshold each group's opponent had when it made its last discard
+        was = self.opp_policy[2] if n_opp_disc - 1 < self.camper_turns else 0
+        blocks = [(was if g[0] is camper else g[0][2], g[1]) for g in groups]
+        opp_hands, stocks = self._worlds(view, know, p, nw, seed, blocks)
         outs = []
         start = 0
+        mine = [self.my_policy, self.my_policy]
+        cp = self.my_policy_camper
+        if cp is not None and self.opp_model in ("adaptive", "camper"):
+            mine[0] = (int(cp[0]), int(cp[1]), int(cp[2]))  # groups[0] is the camper's
         for gi, (opp_pol, n) in enumerate(groups):
             if n <= 0:
                 continue
-            pol = [self.my_policy, opp_pol] if me == 0 else [opp_pol, self.my_policy]
+            my_pol = mine[gi]
+            pol = [my_pol, opp_pol] if me == 0 else [opp_pol, my_pol]
             policy = K.make_policy(pol[0], pol[1])
             sl = slice(start, start + n)
             outs.append(K.search(me, view.hand.mask, opp_hands[sl],
@@ -263,9 +381,81 @@ class ExpertBot:
         out = outs[0] if len(outs) == 1 else np.concatenate(outs, axis=1)
         return self._value(view, ctx, out)
 
-    def _value(self, view: PlayerView, ctx: Context, out: np.ndarray) -> list[float]:
+    def _worlds(self, view: PlayerView, know: Knowledge, p: dict[int, float], nw: int,
+                seed: int, blocks: list[tuple[int, int]] | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+        """``nw`` sampled worlds: the opponent's hands (int64 masks, shape (nw,)) and the stock
+        orders (shape (nw, stock count), top first), drawn from the belief ``p`` and aged
+        (:func:`~ginrummy.bots.kernel.evolve_hands`), then (``weigh``) drawn again by how well
+        each explains the opponent's last discard, in consecutive ``blocks`` of (the knock
+        threshold the block's opponent model had at that discard, how many worlds); the caller
+        has checked that the view's card counts add up. Everything random comes from ``seed``."""
+        unseen = bits(know.unseen)
+        n_opp = view.opponent_card_count - view.opponent_known.mask.bit_count()
+        n_stock = view.stock_count
+        gen = np.random.default_rng(seed)
+        u = np.array(unseen, dtype=np.int64)
+        probs = np.array([min(0.97, max(0.01, p.get(c, 0.0))) for c in unseen])
+        logw = np.log(probs / (1.0 - probs))
+        evidence = know.opp_passed + know.opp_discards
+        filt = self.consistent and bool(evidence) and n_opp > 0
+        last = last_discard(view, know) if self.weigh and blocks else None
+        ns = nw * self.oversample if filt else nw
+        if last is not None and not filt:
+            ns = nw * self.weigh_oversample
+        keys = logw[None, :] + gen.gumbel(size=(ns, len(unseen)))
+        order = np.argsort(-keys, axis=1)
+        opp_idx = order[:, :n_opp]
+        rest = order[:, n_opp:]
+        bitvals = np.left_shift(np.int64(1), u)
+        opp_hands = (bitvals[opp_idx].sum(axis=1) + np.int64(view.opponent_known.mask)
+                     ).astype(np.int64)
+        stocks = np.ascontiguousarray(u[rest])
+        steps = self.evolve_steps(know)
+        K.evolve_hands(opp_hands, stocks, n_stock, view.opponent_known.mask, steps,
+                       seed, view.knock_limit if self.evolve_floor else -1)
+        if filt:
+            ok = consistent_hands(opp_hands, evidence)
+            keep = np.argsort(~ok, kind="stable")[:nw]
+            opp_hands = np.ascontiguousarray(opp_hands[keep])
+            stocks = np.ascontiguousarray(stocks[keep])
+        elif last is not None:
+            assert blocks is not None
+            keep = self._weighed(view, opp_hands, last, blocks, gen)
+            opp_hands = np.ascontiguousarray(opp_hands[keep])
+            stocks = np.ascontiguousarray(stocks[keep])
+        return opp_hands, stocks
+
+    def _weighed(self, view: PlayerView, opp_hands: np.ndarray, last: tuple[int, int],
+                 blocks: list[tuple[int, int]], gen: np.random.Generator) -> np.ndarray:
+        """Rows of ``opp_hands`` to keep, a block of ``n`` per ``(threshold, n)`` of ``blocks``
+        (in order): each drawn without replacement (Gumbel top-k) from the rows not yet kept,
+        with log-weight ``-weigh_beta`` x the discard's regret and ``-weigh_knock`` when the
+        hand's deadwood was within ``threshold`` and the knock limit (its model would have
+        knocked, R-4.1, instead of discarding)."""
+        ns = opp_hands.shape[0]
+        regret = np.zeros(ns, dtype=np.int64)
+        dw = np.zeros(ns, dtype=np.int64)
+        K.discard_fit(opp_hands, last[0], last[1], regret, dw)
+        base = -self.weigh_beta * regret.astype(np.float64)
+        free = np.ones(ns, dtype=bool)
+        kept: list[np.ndarray] = []
+        for threshold, n in blocks:
+            if n <= 0:
+                continue
+            could = dw <= min(threshold, view.knock_limit)
+            logw = base - self.weigh_knock * could
+            keys = np.where(free, logw + gen.gumbel(size=ns), -np.inf)
+            pick = np.argsort(-keys, kind="stable")[:n]
+            free[pick] = False
+            kept.append(pick)
+        return np.concatenate(kept)
+
+    def _value(self, view: PlayerView, ctx: Context, out: np.ndarray) -> np.ndarray:
+        """Per candidate and world: the chance of winning the game after the deal's signed
+        points ``out`` (or the points themselves outside a game)."""
         if ctx.hand_points is None:
-            return [float(x) for x in out.mean(axis=1)]
+            return out.astype(np.float64)
         table = win_table(view.rules, ctx.target)
         target = ctx.target
         mine = min(ctx.hand_points[view.seat], target - 1)
@@ -275,7 +465,6 @@ class ExpertBot:
         loss = np.clip(-out, 0, None)
         a = np.minimum(mine + gain, pad)
         b = np.minimum(theirs + loss, pad)
-        vals = table[a, b]
-        return [float(x) for x in vals.mean(axis=1)]
+        return np.asarray(table[a, b], dtype=np.float64)
 
 

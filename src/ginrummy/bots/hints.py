@@ -58,7 +58,7 @@ from .heuristic import (
 from .knowledge import min_spreads, opponent_belief, read_view
 
 __all__ = ["Hint", "Alternative", "Comparison", "hint", "plain_move", "tie_agreeing", "HINT_SEED",
-           "HINT_LEVEL"]
+           "HINT_LEVEL", "knock_limit_now"]
 
 #: the level whose move is suggested.
 HINT_LEVEL = "expert"
@@ -119,13 +119,16 @@ class Hint:
     :ivar reason: why, as a code: ``gin``, ``knock``, ``meld``, ``lower`` (a take); ``only``,
         ``no_gain``, ``small_gain``, ``own_discard`` (a stock draw or pass); ``fiftieth_none``,
         ``fiftieth_pass`` (a pass on the last discard once the stock is used up, R-8.2);
-        ``lowest``, ``chances``, ``safer``, ``wait_risk``, ``wait_late`` (a discard);
+        ``lowest``, ``chances``, ``safer``, ``wait_risk``, ``wait_late``, ``wait_gin`` (a
+        discard);
         ``last_dead`` (the discard that ends a dead hand, R-8.1), ``last_safe`` (the last
         discard, which the opponent may take only to knock or go gin, R-8.2); ``knock``,
         ``gin``, ``big_gin``.
     :ivar could_knock: a discard when a knock was legal: the least deadwood it could show.
     :ivar undercut_risk: with ``wait_risk``, the estimated chance (0..1) of being undercut.
-    :ivar late_max: with ``wait_late``, the most deadwood a strong player knocks with now.
+    :ivar late_max: with ``wait_late``, the most deadwood a strong player knocks with now
+        (``hard``'s knock rule at this moment, :func:`knock_limit_now`); with ``wait_gin``, 0
+        (that rule would knock with no deadwood at all now: it waits for gin).
     :ivar danger: with ``last_safe``, the estimated chance (0..1) that the discard completes a
         meld of the opponent's.
     :ivar plain: the plain deadwood-count move (see the module docstring); ``overrules`` true
@@ -280,7 +283,7 @@ def hint(view: PlayerView, hand_points: tuple[int, int] | None = None,
     bot = make_bot(HINT_LEVEL)
     chosen = bot.choose(view, ctx)
     action = tie_agreeing(view, chosen)
-    h = _explain(view, action)
+    h = _explain(view, action, hand_points, target)
     note = _search_note(view, action, bot, hand_points)
     if note["value"] is None and action is not chosen:  # the search priced its own card
         own = _search_note(view, chosen, bot, hand_points)
@@ -317,8 +320,29 @@ def tie_agreeing(view: PlayerView, action: Action) -> Action:
     return action
 
 
-def _explain(view: PlayerView, action: Action) -> Hint:
-    """The numbers of the module docstring for ``action``."""
+def knock_limit_now(view: PlayerView, hand_points: tuple[int, int] | None, target: int,
+                    exposure: float) -> int:
+    """The most deadwood (0..``view.knock_limit``) that ``hard``'s learned knock rule
+    (:meth:`HardBot.learned_knock`) would knock with at this moment, every lower deadwood
+    included (0: gin only), the undercut risk of each taken with the layoff ``exposure`` of the
+    person's best spread; ``view.knock_limit`` when ``hard`` has no learned rule (R-4.2)."""
+    bot = HardBot()
+    if bot.knock_weights is None:
+        return view.knock_limit
+    draws = read_view(view).opp_draws
+    most = 0
+    for dw in range(1, view.knock_limit + 1):
+        risk = undercut_probability(dw, draws, exposure)
+        if not bot.learned_knock(view, hand_points, target, draws, dw, risk):
+            break
+        most = dw
+    return most
+
+
+def _explain(view: PlayerView, action: Action, hand_points: tuple[int, int] | None = None,
+             target: int = 100) -> Hint:
+    """The numbers of the module docstring for ``action`` (``hand_points`` and ``target`` as
+    for :func:`hint`: the knock rule weighs them)."""
     kind = action.kind
     hand = view.hand
     limit = view.knock_limit
@@ -383,11 +407,6 @@ def _explain(view: PlayerView, action: Action) -> Hint:
     if knocks:
         best_knock = min(knocks)
         bot = HardBot()
-        late = (know.opp_draws > bot.early_draws and best_knock > bot.late_max
-                and view.stock_count > 4)
-        if late:
-            return Hint(action, c, "wait_late", now, after, None, limit,
-                        could_knock=best_knock, late_max=bot.late_max)
         p = opponent_belief(know)
         kc = next(a.card for a in view.legal if a.kind is ActionKind.KNOCK
                   and _knock_deadwood(view, a) == best_knock)
@@ -395,6 +414,17 @@ def _explain(view: PlayerView, action: Action) -> Hint:
         kept = hand.mask & ~(1 << kc)
         exposure = min(layoff_exposure(s, p, know.opp_known)
                        for s in min_spreads(kept, best_knock))
+        if bot.knock_weights is not None:
+            most = knock_limit_now(view, hand_points, target, exposure)
+            risk = undercut_probability(best_knock, know.opp_draws, exposure)
+            if most < best_knock and not bot.learned_knock(view, hand_points, target,
+                                                           know.opp_draws, best_knock, risk):
+                return Hint(action, c, "wait_late" if most > 0 else "wait_gin", now, after,
+                            None, limit, could_knock=best_knock, late_max=most)
+        elif (know.opp_draws > bot.early_draws and best_knock > bot.late_max
+              and view.stock_count > 4):
+            return Hint(action, c, "wait_late", now, after, None, limit,
+                        could_knock=best_knock, late_max=bot.late_max)
         risk = undercut_probability(best_knock, know.opp_draws, exposure)
         return Hint(action, c, "wait_risk", now, after, None, limit, could_knock=best_knock,
                     undercut_risk=round(risk, 2))

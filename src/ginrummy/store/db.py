@@ -19,7 +19,9 @@ on one database (docs/deploy.md): the schema is created once under an advisory l
 (the row's ``seq`` in the ``UPDATE``'s condition: of two processes saving the same game at once,
 the second waits for the first's row lock, then finds the new ``seq`` and applies nothing); and
 each committed change is announced to every process with ``NOTIFY`` (:data:`LIVE_CHANNEL`, see
-:meth:`Store.add_listener`).
+:meth:`Store.add_listener`). A move's save is one statement there (one round trip: see
+:meth:`Store._save_in_one`), reads run in autocommit (no BEGIN/ROLLBACK round trips), and the hot
+statements run on the driver's cursor (:class:`Raw`).
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ import json
 import logging
 import os
 import re
+import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,6 +60,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.pool import StaticPool
 
 __all__ = ["Store", "GameRow", "DealRow", "FINISHED", "default_database_url", "SCHEMA_VERSION",
@@ -316,6 +321,67 @@ def _pair(seats: tuple[int, ...] | None) -> tuple[int, int] | None:
     return (seats[0], seats[1]) if seats is not None and len(seats) == 2 else None
 
 
+class Record:
+    """A result row read by :class:`Raw`: its columns by name (``r.id``)."""
+
+    __slots__ = ("_d",)
+
+    def __init__(self, d: dict[str, Any]) -> None:
+        self._d = d
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._d[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+class Raw:
+    """A statement compiled once per dialect and run on the DBAPI cursor itself: the hot
+    statements of the web game (a request's read of who asks, a game's save, a presence
+    refresh). SQLAlchemy's own ``execute`` costs about 0.3 ms of CPU per statement in cache
+    keys, execution contexts and result objects; this costs the driver's own. Parameters by
+    name, as with ``execute``; values are the driver's (no SQLAlchemy type processing: the
+    statements here bind and read only strings, numbers, booleans and ``None``)."""
+
+    __slots__ = ("stmt", "_compiled", "_columns")
+
+    def __init__(self, stmt: Any) -> None:
+        self.stmt = stmt
+        self._compiled: dict[str, tuple[str, tuple[str, ...] | None, dict[str, Any]]] = {}
+        self._columns: dict[str, list[str]] = {}
+
+    def _sql(self, dialect: Any) -> tuple[str, tuple[str, ...] | None, dict[str, Any]]:
+        got = self._compiled.get(dialect.name)
+        if got is None:
+            c = self.stmt.compile(dialect=dialect)
+            names = tuple(c.positiontup) if c.positional and c.positiontup else None
+            got = (str(c), names, dict(c.params))  # params: the literal values bound
+            self._compiled[dialect.name] = got
+        return got
+
+    def execute(self, cur: Any, dialect: Any, params: dict[str, Any]) -> Any:
+        """Run it on DBAPI cursor ``cur``; returns the cursor."""
+        sql, names, literal = self._sql(dialect)
+        given = {**literal, **params} if literal else params
+        cur.execute(sql, tuple(given[n] for n in names) if names is not None else given)
+        return cur
+
+    def rows(self, cur: Any, dialect: Any, params: dict[str, Any]) -> list[Record]:
+        """Run it and read every row."""
+        self.execute(cur, dialect, params)
+        got = cur.fetchall()
+        names = self._columns.get(dialect.name)
+        if names is None:
+            names = self._columns[dialect.name] = [d[0] for d in cur.description]
+        return [Record(dict(zip(names, r, strict=True))) for r in got]
+
+
+def raw_cursor(conn: Connection) -> Any:
+    """A DBAPI cursor of ``conn``'s connection, in ``conn``'s transaction."""
+    return conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+
+
 # Statements built once, with bound parameters: SQLAlchemy then reuses their compiled form
 # instead of building and compiling a new statement for every request (several ms each).
 _INSERT_GAME = insert(games)
@@ -336,6 +402,19 @@ _SELECT_GAME_DEALS = (select(games, *[c.label(f"d_{c.name}") for c in deals.c
                       .where(games.c.id == bindparam("k_id"))
                       .order_by(deals.c.number))
 _NOTIFY = text("SELECT pg_notify(:c, :p)")
+_RAW_SELECT_GAME = Raw(_SELECT_GAME)
+# the game's row and its deals numbered k_from and on (a cached game catching up)
+_RAW_SELECT_GAME_DEALS_FROM = Raw(
+    select(games, *[c.label(f"d_{c.name}") for c in deals.c if c.name != "game_id"])
+    .select_from(games.outerjoin(deals, (deals.c.game_id == games.c.id)
+                                 & (deals.c.number >= bindparam("k_from"))))
+    .where(games.c.id == bindparam("k_id"))
+    .order_by(deals.c.number))
+_RAW_SELECT_GAME_DEALS = Raw(_SELECT_GAME_DEALS)
+_RAW_UPDATE_DEAL = Raw(_UPDATE_DEAL)
+_RAW_INSERT_DEAL = Raw(_INSERT_DEAL)
+_RAW_NOTIFY = Raw(_NOTIFY)
+_RAW_UPDATE_GAME: dict[tuple[str, ...], Raw] = {}
 
 
 def _update_game(keys: tuple[str, ...]) -> Any:
@@ -374,8 +453,10 @@ def _make_engine(url: str, pool_size: int) -> Engine:
     if u.get_backend_name() != "sqlite":
         # one connection per request thread, a few more for the moments when a thread has
         # returned its answer but not yet its connection (and for the rate limiter)
-        return create_engine(url, pool_size=pool_size, max_overflow=4, pool_timeout=30,
-                             pool_pre_ping=True, pool_recycle=1800, hide_parameters=True)
+        pg = create_engine(url, pool_size=pool_size, max_overflow=4, pool_timeout=30,
+                           pool_recycle=1800, hide_parameters=True)
+        _ping_when_idle(pg)
+        return pg
     memory = u.database in (None, "", ":memory:")
     sync = sqlite_sync_mode()
     # hide_parameters: a database error's message (which reaches the server log) must not carry
@@ -397,13 +478,57 @@ def _make_engine(url: str, pool_size: int) -> Engine:
     def _pragmas(dbapi_conn: Any, _record: Any) -> None:  # pragma: no cover - trivial
         cur = dbapi_conn.cursor()
         if not memory:
-            cur.execute("PRAGMA journal_mode=WAL")
+            _set_wal(cur)
         cur.execute(f"PRAGMA synchronous={sync}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA busy_timeout=30000")
         cur.close()
 
     return engine
+
+
+def _set_wal(cur: Any, wait: float = 30.0) -> None:
+    """``PRAGMA journal_mode=WAL`` on a new SQLite connection. Switching an empty file to WAL
+    needs its exclusive lock, and SQLite answers "database is locked" at once (without its
+    busy handler) while another connection does the same, as processes starting together on a
+    new file do: try again for up to ``wait`` seconds."""
+    deadline = time.monotonic() + wait
+    pause = 0.005
+    while True:
+        try:
+            cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.1)
+
+
+#: seconds a pooled PostgreSQL connection may stay unused before it is checked (a round trip)
+#: when it is taken again: one taken back sooner was working a moment ago.
+IDLE_PING = 5.0
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Check a pooled connection that was idle for :data:`IDLE_PING` seconds or more when it is
+    taken (a dead one is replaced: the database restarted, or dropped it), instead of every
+    connection at every checkout (SQLAlchemy's ``pool_pre_ping``: one more round trip per
+    use, a sixth of the database's statements under load)."""
+
+    @event.listens_for(engine, "checkin")
+    def _idle_from(_dbapi_conn: Any, record: Any) -> None:
+        record.info["ginrummy_idle"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _ping(dbapi_conn: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("ginrummy_idle")
+        if since is None or time.monotonic() - since < IDLE_PING:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_conn)
+        except Exception as e:  # the pool tries another connection (up to 3 times)
+            raise DisconnectionError("a pooled connection is gone") from e
 
 
 def _migrate(conn: Connection, found: int) -> None:
@@ -442,6 +567,35 @@ def _migrate(conn: Connection, found: int) -> None:
     if found < 5 and found_tables.has_table("deals") and \
             "turn_at" not in {c["name"] for c in found_tables.get_columns("deals")}:
         conn.execute(text("ALTER TABLE deals ADD COLUMN turn_at FLOAT"))
+
+
+_SAVE_SQL: dict[tuple[tuple[str, ...], int], str] = {}
+
+
+def _save_sql(dialect: Any, keys: tuple[str, ...], n_deals: int) -> str:
+    """The one statement of :meth:`Store._save_in_one` (PostgreSQL), built once per game
+    column set and deal count: parameters ``v_<column>``, ``k_id``, ``k_old_seq``,
+    ``d<i>_<column>`` of each deal, and ``c``/``p`` (the notification). Its one row: how many
+    game rows it saved (0 or 1), and the notification's result."""
+    got = _SAVE_SQL.get((keys, n_deals))
+    if got is not None:
+        return got
+    q = dialect.identifier_preparer.quote
+    sets = ", ".join(f"{q(k)} = %(v_{k})s" for k in keys)
+    ctes = [f"g AS (UPDATE games SET {sets} WHERE id = %(k_id)s AND seq = %(k_old_seq)s "
+            "RETURNING id)"]
+    cols = [c.name for c in deals.c]
+    names = ", ".join(q(c) for c in cols)
+    upd = ", ".join(f"{q(c)} = excluded.{q(c)}" for c in cols if c not in ("game_id", "number"))
+    for i in range(n_deals):
+        vals = ", ".join(f"CAST(%(d{i}_{c.name})s AS {c.type.compile(dialect=dialect)})"
+                         for c in deals.c)
+        ctes.append(f"d{i} AS (INSERT INTO deals ({names}) SELECT {vals} FROM g "
+                    f"ON CONFLICT (game_id, number) DO UPDATE SET {upd})")
+    sql = ("WITH " + ", ".join(ctes) + " SELECT (SELECT count(*) FROM g), CASE WHEN EXISTS "
+           "(SELECT 1 FROM g) THEN pg_notify(%(c)s, %(p)s) END")
+    _SAVE_SQL[(keys, n_deals)] = sql
+    return sql
 
 
 class _Conflict(Exception):
@@ -489,6 +643,11 @@ class Store:
         self.url = url
         self.engine = _make_engine(url, pool_size)
         self.postgres = self.engine.dialect.name == "postgresql"
+        #: the engine of reads and of one-statement writes: on PostgreSQL in autocommit (one
+        #: statement is its own transaction and snapshot: no BEGIN and no ROLLBACK round
+        #: trips); on SQLite the engine itself
+        self.single: Engine = (self.engine.execution_options(isolation_level="AUTOCOMMIT")
+                               if self.postgres else self.engine)
         create_schema(self.engine, metadata)
         self._grouped = self.engine.dialect.name == "sqlite"
         self._writer = threading.Lock()  # held by the thread committing a group
@@ -498,6 +657,31 @@ class Store:
         self._resyncs: list[Callable[[], None]] = []
         self._listener: Any = None  # the LISTEN thread (PostgreSQL), once a listener is added
         self._listener_lock = threading.Lock()
+
+    @contextmanager
+    def cursor(self) -> Iterator[Any]:
+        """A DBAPI cursor of a pooled connection for reads and one-statement writes, each
+        statement its own transaction (PostgreSQL: autocommit, so no BEGIN or ROLLBACK round
+        trip; SQLite: a write is committed when the block ends). Use it with :class:`Raw`."""
+        fairy = self.engine.raw_connection()
+        try:
+            dbc = fairy.driver_connection
+            if self.postgres:
+                dbc.autocommit = True  # type: ignore[union-attr]
+            cur = dbc.cursor()  # type: ignore[union-attr]
+            try:
+                yield cur
+                if not self.postgres and dbc.in_transaction:  # type: ignore[union-attr]
+                    dbc.commit()  # type: ignore[union-attr]
+            finally:
+                cur.close()
+                if self.postgres and not dbc.closed:  # type: ignore[union-attr]
+                    dbc.autocommit = False  # type: ignore[union-attr]
+        except self.engine.dialect.loaded_dbapi.OperationalError:
+            fairy.invalidate()  # a broken connection is not given to the next request
+            raise
+        finally:
+            fairy.close()
 
     def close(self) -> None:
         if self._listener is not None:
@@ -573,7 +757,7 @@ class Store:
         """Tell the listeners (of every process, on PostgreSQL) that ``game_id`` changed in a
         way that did not go through :meth:`save` (a seat's presence, a seat taken)."""
         if self.postgres:
-            with self.engine.begin() as conn:
+            with self.single.connect() as conn:  # autocommit: delivered when it returns
                 self._notify(conn, game_id, seq)
         else:
             self._call_listeners(game_id, seq)
@@ -681,17 +865,31 @@ class Store:
             deal_params.append((dp, v))
         announce = int(changes["seq"]) if "seq" in changes else None
 
+        if self.postgres and announce is not None:
+            return self._save_in_one(game_id, keys, params, [v for _dp, v in deal_params],
+                                     announce)
+        update_game = _RAW_UPDATE_GAME.get(keys)
+        if update_game is None:
+            update_game = _RAW_UPDATE_GAME[keys] = Raw(_update_game(keys))
+        dialect = self.engine.dialect
+
         def write(conn: Connection) -> None:
-            # on PostgreSQL this UPDATE takes the row's lock: a concurrent save of the same game
-            # waits here until this transaction ends, then finds the new seq and matches nothing
-            if conn.execute(_update_game(keys), params).rowcount != 1:
-                now = conn.execute(_SELECT_GAME, {"k_id": game_id}).first()
-                raise _Conflict(None if now is None else _game_row(now))  # nothing written
-            for dp, v in deal_params:
-                if conn.execute(_UPDATE_DEAL, dp).rowcount == 0:
-                    conn.execute(_INSERT_DEAL, v)
-            if self.postgres and announce is not None:
-                self._notify(conn, game_id, announce)
+            cur = raw_cursor(conn)
+            try:
+                # on PostgreSQL this UPDATE takes the row's lock: a concurrent save of the same
+                # game waits here until this transaction ends, then finds the new seq and
+                # matches nothing
+                if update_game.execute(cur, dialect, params).rowcount != 1:
+                    now = _RAW_SELECT_GAME.rows(cur, dialect, {"k_id": game_id})
+                    raise _Conflict(_game_row(now[0]) if now else None)  # nothing written
+                for dp, v in deal_params:
+                    if _RAW_UPDATE_DEAL.execute(cur, dialect, dp).rowcount == 0:
+                        _RAW_INSERT_DEAL.execute(cur, dialect, v)
+                if self.postgres and announce is not None:
+                    _RAW_NOTIFY.execute(cur, dialect, {"c": LIVE_CHANNEL,
+                                                       "p": f"{game_id}:{announce}"})
+            finally:
+                cur.close()
 
         try:
             self._write(write)
@@ -703,6 +901,29 @@ class Store:
             self._call_listeners(game_id, announce)
         return None
 
+    def _save_in_one(self, game_id: str, keys: tuple[str, ...], params: dict[str, Any],
+                     deal_values: list[dict[str, Any]], announce: int) -> GameRow | None:
+        """:meth:`save_checked` on PostgreSQL in ONE statement, its own transaction (one round
+        trip instead of five: BEGIN, the game's UPDATE, the deal's, NOTIFY, COMMIT). The
+        game's ``UPDATE ... WHERE seq = old`` is a CTE that the deals' upserts select from, and
+        ``pg_notify`` runs only if it matched: when another save got there first (this
+        statement waits for its row lock, then matches nothing) nothing is written or
+        announced, and the row as it is now is read and returned."""
+        sql = _save_sql(self.engine.dialect, keys, len(deal_values))
+        args = dict(params)
+        for i, v in enumerate(deal_values):
+            args.update({f"d{i}_{k}": x for k, x in v.items()})
+        args["c"], args["p"] = LIVE_CHANNEL, f"{game_id}:{announce}"
+        with self.cursor() as cur:
+            cur.execute(sql, args)
+            saved = cur.fetchone()[0]
+            if saved == 1:
+                return None
+            now = _RAW_SELECT_GAME.rows(cur, self.engine.dialect, {"k_id": game_id})
+        if not now:
+            raise LookupError(f"no game {game_id!r}")
+        return _game_row(now[0])
+
     def set_hand_order(self, game_id: str, order: dict[str, Any]) -> None:
         params = {"k_id": game_id, "v_hand_order": json.dumps(order)}
         self._write(lambda conn: conn.execute(_SET_ORDER, params))
@@ -712,26 +933,32 @@ class Store:
         """The game's row, or None (no such game; an id that is not :func:`storable_id`)."""
         if not storable_id(game_id):
             return None
-        with self.engine.connect() as conn:
-            r = conn.execute(_SELECT_GAME, {"k_id": game_id}).first()
-        return None if r is None else _game_row(r)
+        with self.cursor() as cur:
+            rows = _RAW_SELECT_GAME.rows(cur, self.engine.dialect, {"k_id": game_id})
+        return _game_row(rows[0]) if rows else None
 
     def get_deals(self, game_id: str) -> list[DealRow]:
         """The game's deals in order. Read with its row, use :meth:`get_game_with_deals`: two
         reads may see two moments of a game that another process is saving."""
         if not storable_id(game_id):
             return []
-        with self.engine.connect() as conn:
+        with self.single.connect() as conn:
             rows = conn.execute(_SELECT_DEALS, {"k_id": game_id}).all()
         return [_deal_row(r) for r in rows]
 
-    def get_game_with_deals(self, game_id: str) -> tuple[GameRow, list[DealRow]] | None:
-        """The game's row and its deals in order, as of one moment (one statement: one
-        snapshot on any database), or None (no such game)."""
+    def get_game_with_deals(self, game_id: str, first: int | None = None
+                            ) -> tuple[GameRow, list[DealRow]] | None:
+        """The game's row and its deals in order (``first``: only those numbered ``first``
+        and on), as of one moment (one statement: one snapshot on any database), or None (no
+        such game)."""
         if not storable_id(game_id):
             return None
-        with self.engine.connect() as conn:
-            rows = conn.execute(_SELECT_GAME_DEALS, {"k_id": game_id}).all()
+        with self.cursor() as cur:
+            if first is None:
+                rows = _RAW_SELECT_GAME_DEALS.rows(cur, self.engine.dialect, {"k_id": game_id})
+            else:
+                rows = _RAW_SELECT_GAME_DEALS_FROM.rows(cur, self.engine.dialect,
+                                                        {"k_id": game_id, "k_from": first})
         if not rows:
             return None
         deal_rows = [_deal_row(_Prefixed(r, "d_")) for r in rows if r.d_number is not None]
@@ -741,7 +968,7 @@ class Store:
         """The player's games, oldest first."""
         if not storable_id(player_id):
             return []
-        with self.engine.connect() as conn:
+        with self.single.connect() as conn:
             rows = conn.execute(select(games).where(games.c.player_id == player_id)
                                 .order_by(games.c.created_at)).all()
         return [_game_row(r) for r in rows]
@@ -753,7 +980,7 @@ class Store:
         q = (select(deals.c.result_kind, deals.c.result_winner, deals.c.result_knocker)
              .join(games, games.c.id == deals.c.game_id)
              .where(games.c.player_id == player_id, deals.c.finished.is_(True)))
-        with self.engine.connect() as conn:
+        with self.single.connect() as conn:
             return [(r[0], r[1], r[2]) for r in conn.execute(q).all()]
 
 

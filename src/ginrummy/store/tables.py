@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,14 +38,27 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     delete,
     insert,
     or_,
     select,
+    tuple_,
     update,
 )
 
-from .db import create_schema, deals, games, metadata, seats_of_text, storable_id
+from .db import (
+    GameRow,
+    Raw,
+    _game_row,
+    _Prefixed,
+    create_schema,
+    deals,
+    games,
+    metadata,
+    seats_of_text,
+    storable_id,
+)
 
 __all__ = ["TableStore", "TableRow", "SeatRow", "MessageRow", "JoinedGame", "DealResult",
            "MESSAGES_KEPT"]
@@ -173,37 +188,122 @@ def _seat_row(r: Any) -> SeatRow:
                    player_id=r.player_id)
 
 
-class TableStore:
-    """The three tables above in the database of ``engine`` (the :class:`Store`'s)."""
+def _table_row(r: Any, seat_rows: Sequence[Any]) -> TableRow:
+    return TableRow(game_id=r.game_id, status=r.status, creator_seat=r.creator_seat,
+                    invite_hash=r.invite_hash, turn_clock=r.turn_clock,
+                    rematch_id=r.rematch_id, version=r.version, created_at=r.created_at,
+                    seats=[_seat_row(x) for x in seat_rows])
 
-    def __init__(self, engine: Engine) -> None:
+
+# Statements built once, with bound parameters (compiled once: see ginrummy.store.db).
+_SELECT_TABLE = select(tables).where(tables.c.game_id == bindparam("k_id"))
+_SELECT_SEATS = (select(seats).where(seats.c.game_id == bindparam("k_id"))
+                 .order_by(seats.c.seat))
+# a game's row, its table's and its seats', as of one moment (one statement): the request's
+# one read of who asks (tables and seats prefixed t_ and s_; no table: NULLs)
+_SELECT_GAME_TABLE = Raw(
+    select(games, *[c.label(f"t_{c.name}") for c in tables.c],
+           *[c.label(f"s_{c.name}") for c in seats.c])
+    .select_from(games.outerjoin(tables, tables.c.game_id == games.c.id)
+                 .outerjoin(seats, seats.c.game_id == games.c.id))
+    .where(games.c.id == bindparam("k_id"))
+    .order_by(seats.c.seat))
+# a table's version with its last messages, as of one moment (no message: one row of NULLs)
+_SELECT_MESSAGES_AT = Raw(
+    select(tables.c.version, table_messages.c.id, table_messages.c.seat,
+           table_messages.c.message, table_messages.c.seq_at, table_messages.c.at)
+    .select_from(tables.outerjoin(table_messages,
+                                  table_messages.c.game_id == tables.c.game_id))
+    .where(tables.c.game_id == bindparam("k_id"))
+    .order_by(table_messages.c.id.desc())
+    .limit(MESSAGES_KEPT))
+_REFRESH_PRESENCE = Raw(update(seats)
+                        .where(seats.c.game_id == bindparam("k_id"),
+                               seats.c.seat == bindparam("k_seat"),
+                               seats.c.kind == "person",
+                               seats.c.token_hash == bindparam("k_token_hash"),
+                               seats.c.left.is_(False))
+                        .values(connected_until=bindparam("v_until")))
+_SET_PRESENCE = Raw(update(seats)
+                    .where(seats.c.game_id == bindparam("k_id"),
+                           seats.c.seat == bindparam("k_seat"))
+                    .values(connected_until=bindparam("v_until")))
+
+
+class TableStore:
+    """The three tables above in the database of ``engine`` (the :class:`Store`'s).
+    ``single``: the engine of reads and one-statement writes (the store's
+    :attr:`~ginrummy.store.db.Store.single`: autocommit on PostgreSQL); default ``engine``."""
+
+    def __init__(self, engine: Engine, single: Engine | None = None,
+                 cursor: Callable[[], AbstractContextManager[Any]] | None = None) -> None:
         self.engine = engine
+        self.single = single if single is not None else engine
+        self._cursor = cursor  # the store's (Store.cursor): the hot statements' raw path
         create_schema(engine, metadata)  # once, under the schema lock (no-op when made)
+
+    def _rows(self, stmt: Raw, params: dict[str, Any]) -> list[Any]:
+        if self._cursor is None:
+            with self.single.connect() as conn:
+                return list(conn.execute(stmt.stmt, params).all())
+        with self._cursor() as cur:
+            return stmt.rows(cur, self.engine.dialect, params)
+
+    def _changed(self, stmt: Raw, params: dict[str, Any]) -> int:
+        """Rows changed by one write statement, committed."""
+        if self._cursor is None:
+            with self.single.begin() as conn:
+                return int(conn.execute(stmt.stmt, params).rowcount)
+        with self._cursor() as cur:
+            return int(stmt.execute(cur, self.engine.dialect, params).rowcount)
 
     # ---------------------------------------------------------------------------------- read
     def get(self, game_id: str) -> TableRow | None:
         """The table with its seats, or None (a game against the computer, or none)."""
-        with self.engine.connect() as conn:
-            r = conn.execute(select(tables).where(tables.c.game_id == game_id)).first()
+        if not storable_id(game_id):
+            return None
+        with self.single.connect() as conn:
+            r = conn.execute(_SELECT_TABLE, {"k_id": game_id}).first()
             if r is None:
                 return None
-            rows = conn.execute(select(seats).where(seats.c.game_id == game_id)
-                                .order_by(seats.c.seat)).all()
-        return TableRow(game_id=r.game_id, status=r.status, creator_seat=r.creator_seat,
-                        invite_hash=r.invite_hash, turn_clock=r.turn_clock,
-                        rematch_id=r.rematch_id, version=r.version, created_at=r.created_at,
-                        seats=[_seat_row(x) for x in rows])
+            rows = conn.execute(_SELECT_SEATS, {"k_id": game_id}).all()
+        return _table_row(r, rows)
+
+    def get_with_game(self, game_id: str) -> tuple[GameRow, TableRow | None] | None:
+        """The game's row and its table with its seats (``None``: a game against the
+        computer), as of one moment (one statement); ``None``: no such game."""
+        if not storable_id(game_id):
+            return None
+        rows = self._rows(_SELECT_GAME_TABLE, {"k_id": game_id})
+        if not rows:
+            return None
+        first = rows[0]
+        table = None
+        if first.t_game_id is not None:
+            table = _table_row(_Prefixed(first, "t_"),
+                               [_Prefixed(r, "s_") for r in rows if r.s_seat is not None])
+        return _game_row(first), table
+
+    def messages_at(self, game_id: str) -> tuple[int, list[MessageRow]] | None:
+        """The table's ``version`` and its last :data:`MESSAGES_KEPT` messages, oldest first,
+        as of one moment (a message changes the version: the pair may be kept by version);
+        ``None``: no such table."""
+        rows = self._rows(_SELECT_MESSAGES_AT, {"k_id": game_id})
+        if not rows:
+            return None
+        return int(rows[0].version), [MessageRow(r.seat, r.message, r.seq_at, r.at)
+                                      for r in reversed(rows) if r.id is not None]
 
     def by_invite(self, invite_hash: str) -> str | None:
         """The game id of the invite code's hash, or None."""
-        with self.engine.connect() as conn:
+        with self.single.connect() as conn:
             r = conn.execute(select(tables.c.game_id)
                              .where(tables.c.invite_hash == invite_hash)).first()
         return None if r is None else str(r[0])
 
     def messages(self, game_id: str) -> list[MessageRow]:
         """The table's last :data:`MESSAGES_KEPT` messages, oldest first."""
-        with self.engine.connect() as conn:
+        with self.single.connect() as conn:
             rows = conn.execute(select(table_messages)
                                 .where(table_messages.c.game_id == game_id)
                                 .order_by(table_messages.c.id.desc())
@@ -221,7 +321,7 @@ class TableStore:
              .where(seats.c.player_id == player_id,
                     or_(games.c.player_id.is_(None), games.c.player_id != player_id))
              .order_by(games.c.created_at, seats.c.seat))
-        with self.engine.connect() as conn:
+        with self.single.connect() as conn:
             rows = conn.execute(q).all()
         out: dict[str, JoinedGame] = {}
         for r in rows:
@@ -309,22 +409,39 @@ class TableStore:
 
     def set_presence(self, game_id: str, seat: int, until: float) -> None:
         """A seat's ``connected_until`` (no version change: presence is not a table change)."""
-        with self.engine.begin() as conn:
-            conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
-                         .values(connected_until=until))
+        self._changed(_SET_PRESENCE, {"k_id": game_id, "k_seat": seat, "v_until": until})
 
     def refresh_presence(self, game_id: str, seat: int, token_hash: str, until: float) -> bool:
         """A live stream's refresh of its seat's ``connected_until``, in one statement that
         reads nothing first: False (nothing written) when the seat is no longer this token's
         person (left, or never)."""
-        with self.engine.begin() as conn:
-            res = conn.execute(update(seats)
-                               .where(seats.c.game_id == game_id, seats.c.seat == seat,
-                                      seats.c.kind == "person",
-                                      seats.c.token_hash == token_hash,
-                                      seats.c.left.is_(False))
-                               .values(connected_until=until))
-            return bool(res.rowcount == 1)
+        return self._changed(_REFRESH_PRESENCE, {"k_id": game_id, "k_seat": seat,
+                                                 "k_token_hash": token_hash,
+                                                 "v_until": until}) == 1
+
+    #: seats refreshed by one statement of :meth:`refresh_presence_many`
+    REFRESH_BATCH = 200
+
+    def refresh_presence_many(self, keys: Sequence[tuple[str, int, str]], until: float
+                              ) -> set[tuple[str, int, str]]:
+        """:meth:`refresh_presence` of many seats (``(game_id, seat, token_hash)``) at once:
+        on PostgreSQL one statement per :data:`REFRESH_BATCH` seats (``UPDATE ... RETURNING``);
+        elsewhere one per seat. Returns the keys refreshed (a seat no longer that token's
+        person is left out: nothing written for it)."""
+        if self.engine.dialect.name != "postgresql":
+            return {k for k in keys if self.refresh_presence(k[0], k[1], k[2], until)}
+        done: set[tuple[str, int, str]] = set()
+        wanted = list(dict.fromkeys(keys))
+        for at in range(0, len(wanted), self.REFRESH_BATCH):
+            part = wanted[at:at + self.REFRESH_BATCH]
+            stmt = (update(seats)
+                    .where(tuple_(seats.c.game_id, seats.c.seat, seats.c.token_hash).in_(part),
+                           seats.c.kind == "person", seats.c.left.is_(False))
+                    .values(connected_until=until)
+                    .returning(seats.c.game_id, seats.c.seat, seats.c.token_hash))
+            with self.single.begin() as conn:
+                done.update((r[0], int(r[1]), r[2]) for r in conn.execute(stmt).all())
+        return done
 
     def set_hand_order(self, game_id: str, seat: int, order: dict[str, Any]) -> None:
         with self.engine.begin() as conn:

@@ -40,6 +40,7 @@ from ..rules import FIELD_CHOICES, NEW_TARGET_MAX, PRESETS, Rules, check_new_tar
 from ..store import Store, default_database_url
 from ..store.retention import Retention
 from .delivery import RevalidatedStatic, add_head_extras, revalidated_file
+from .encoding import JSONAnswer
 from .errors import BadRequest, NotFound, Stale, Unavailable, from_engine
 from .housekeeping import retention_task
 from .i18n import LANGUAGE_NAMES, LANGUAGES, negotiate, valid_language
@@ -65,6 +66,7 @@ from .tables_api import install_tables
 from .text import TextError, printable
 from .tutorial_api import install_tutorial
 from .variants import menu_meta
+from .workers import Workers
 
 __all__ = ["create_app", "serve", "PLAYER_COOKIE", "LANG_COOKIE", "MAX_BODY_BYTES"]
 
@@ -78,8 +80,12 @@ log = logging.getLogger("ginrummy.web")
 PLAYER_COOKIE = "ginrummy_player"
 LANG_COOKIE = "lang"
 MAX_BODY_BYTES = 16 * 1024
-#: request handlers running at once (threads of anyio's pool)
+#: request handlers running at once: the hot paths' threads and anyio's pool together, one
+#: database connection each
 REQUEST_THREADS = 16
+#: of those, the threads of the hot paths (:class:`~ginrummy.web.workers.Workers`): actions, a
+#: game's state, the live streams' reads and presence; the rest are anyio's (other requests)
+HOT_THREADS = 8
 _PLAYER_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 _YEAR = 365 * 24 * 3600
 #: sent on every answer served over HTTPS (two years, the usual preload minimum is one)
@@ -351,6 +357,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     url = database_url or os.environ.get("GINRUMMY_DATABASE_URL") or default_database_url()
     # a database connection for each request thread (PostgreSQL; docs/deploy.md)
     store = Store(url, pool_size=REQUEST_THREADS)
+    workers = Workers(HOT_THREADS)
     service = TableService(store)
     hub = LiveHub()
     # counted in PostgreSQL and shared by every process; in memory with SQLite (one process)
@@ -369,16 +376,20 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         # default 40 threads, requests share the interpreter and all finish late; fewer answer
         # first come, first served, yet enough of them to ride out a slow disk flush of the
         # store (benchmarks/load.py: 200 games on 2 cores, 8 to 40 threads compared).
-        anyio.to_thread.current_default_thread_limiter().total_tokens = REQUEST_THREADS
+        anyio.to_thread.current_default_thread_limiter().total_tokens = \
+            REQUEST_THREADS - HOT_THREADS
         async with retention_task(store, keep):  # docs/retention.md
             yield
+        workers.close()
         store.close()
 
     app = FastAPI(title="Gin Rummy", version=__version__, lifespan=lifespan, docs_url=None,
-                  redoc_url=None, openapi_url="/api/openapi.json")
+                  redoc_url=None, openapi_url="/api/openapi.json",
+                  default_response_class=JSONAnswer)
     app.state.store = store
     app.state.service = service
     app.state.live = hub
+    app.state.workers = workers
     app.add_middleware(BodyLimit, limit=max_body)
 
     # text answers over 500 bytes gzipped for clients that accept it (level 6: most of the
@@ -438,7 +449,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
             where = sorted({".".join(str(p) for p in e.get("loc", ())[1:] if p != "body")
                             or str(e.get("loc", ("body",))[0]) for e in errors})[:8]
             reason = {"code": "body_invalid", "params": {"fields": where}}
-        return JSONResponse({"detail": _finite(jsonable_encoder(printable(errors))),
+        return JSONAnswer({"detail": _finite(jsonable_encoder(printable(errors))),
                              "message": printable(reason_text(reason["code"],
                                                               reason["params"])),
                              "reason": printable(reason)},
@@ -488,23 +499,25 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
             out = {k: made[k] for k in ("game_id", "token", "state")}  # as before tables
         else:
             out = made
-        return JSONResponse(out, status_code=201)
+        return JSONAnswer(out, status_code=201)
 
     # The state is plain JSON already: returned as a JSONResponse it is not validated and
     # re-serialised as a dict (one threadpool trip less per answer); response_model keeps the
     # OpenAPI schema as it was.
     @app.get("/api/games/{game_id}", response_model=dict[str, Any],
              responses=_documented(404, 422, 429))
-    def get_game(game_id: str, since: int | None = Query(default=None),
-                 authorization: str | None = Header(default=None)) -> Response:
-        return JSONResponse(service.get(game_id, _bearer(authorization), since))
+    async def get_game(game_id: str, since: int | None = Query(default=None),
+                       authorization: str | None = Header(default=None)) -> Response:
+        return JSONAnswer(await workers.call(service.get, game_id, _bearer(authorization),
+                                               since))
 
     @app.post("/api/games/{game_id}/actions", response_model=dict[str, Any],
               responses=_documented(404, 409, 413, 422, 429))
-    def post_action(game_id: str, body: ActionIn,
-                    authorization: str | None = Header(default=None)) -> Response:
-        state, _duplicate = service.act(game_id, _bearer(authorization), body.action, body.seq)
-        return JSONResponse(state)
+    async def post_action(game_id: str, body: ActionIn,
+                          authorization: str | None = Header(default=None)) -> Response:
+        state, _duplicate = await workers.call(service.act, game_id, _bearer(authorization),
+                                               body.action, body.seq)
+        return JSONAnswer(state)
 
     @app.post("/api/games/{game_id}/resign", response_model=dict[str, Any], responses={
         **_documented(404, 422, 429),
@@ -513,7 +526,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     def resign(game_id: str, authorization: str | None = Header(default=None)) -> Response:
         """Give up the game in play against the computer: it is over and counts as lost
         (docs/api.md)."""
-        return JSONResponse(service.resign(game_id, _bearer(authorization)))
+        return JSONAnswer(service.resign(game_id, _bearer(authorization)))
 
     @app.put("/api/games/{game_id}/order", responses=_documented(404, 413, 422, 429))
     def put_order(game_id: str, body: OrderIn,
@@ -525,7 +538,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
              responses=_documented(404, 422, 429))
     def get_hint(game_id: str, authorization: str | None = Header(default=None)) -> Response:
         """The suggested move for the person, explained; changes nothing (docs/api.md)."""
-        return JSONResponse(service.hint(game_id, _bearer(authorization)))
+        return JSONAnswer(service.hint(game_id, _bearer(authorization)))
 
     @app.get("/api/games/{game_id}/record", responses={
         **_documented(404, 422, 429),
@@ -565,7 +578,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
 
     install_keeper(app, service.vstore, page=_static_page, bearer=_bearer,  # /keeper
                    creation_limit=lambda request: _limited(request, "too_many_sheets"))
-    install_tables(app, Seating(service), hub, bearer=_bearer, limited=_limited,
+    install_tables(app, Seating(service), hub, workers, bearer=_bearer, limited=_limited,
                    page=_static_page)  # tables of people, /join, the live stream
     install_replay(app, service, page=_static_page, bearer=_bearer)  # /replay
     install_tutorial(app, page=_static_page)  # /tutorial

@@ -23,7 +23,6 @@ from ..errors import IllegalActionError
 from ..fairness import FORMAT
 from ..game import Game
 from ..hand import HandState
-from ..records import GameRecord
 from ..rules import Rules
 from ..store import DealRow
 from .errors import Illegal
@@ -158,6 +157,45 @@ class TableEngine(ABC):
     def deal_number(self, index: int) -> int:
         return index + 1
 
+    def extend(self, deal_rows: Sequence[DealRow], index: int = 0) -> None:
+        """Continue this engine with the stored deals from deal ``index`` on (``deal_rows[0]``
+        is deal ``index``): a deal it has already gets the actions it lacks, the deals after
+        are dealt and played, in the order a replay of the whole record takes (each deal's
+        actions before the next deal). ``extend(rows)`` on a new engine is the replay of the
+        whole record (:func:`replay_engine`); a later ``index`` catches a cached engine up
+        with what another process saved.
+
+        :raises ValueError: (:class:`~ginrummy.errors.GinRummyError` included) the rows do not
+            continue this engine (another deck, dealer or actions; an illegal action; a deal
+            missing). The engine may then be half extended: drop it.
+        """
+        deals = self.deals()
+        for k, d in enumerate(deal_rows):
+            i = index + k
+            deck = tuple(parse_card(c) for c in d.deck)
+            if i < len(deals):
+                h = deals[i]
+                done = [e.action.text for e in h.history]
+                if tuple(h.deck) != deck or list(d.actions[:len(done)]) != done:
+                    raise ValueError(f"deal {i + 1} is not this engine's")
+                rest = d.actions[len(done):]
+            elif i == len(deals):
+                self._deal_stored(deck, d.dealer)
+                rest = d.actions
+            else:
+                raise ValueError(f"deal {len(deals) + 1} is missing")
+            for a in rest:
+                self._apply_stored(i, Action.parse(a))
+
+    @abstractmethod
+    def _deal_stored(self, deck: tuple[int, ...], dealer: int) -> None:
+        """Deal the next deal from a stored deck with its stored dealer (:meth:`extend`)."""
+
+    @abstractmethod
+    def _apply_stored(self, index: int, action: Action) -> None:
+        """Apply a stored action to deal ``index`` (:meth:`extend`; nothing else kept: a
+        partnership's order of turns is stored with the game)."""
+
 
 class StandardEngine(TableEngine):
     """A standard two-seat game (:class:`~ginrummy.game.Game`)."""
@@ -176,6 +214,12 @@ class StandardEngine(TableEngine):
 
     def deal_hand(self, new_deck: NewDeck, cut: Callable[[], int]) -> None:
         self.game.new_hand(new_deck(len(self.game.deals) + 1))
+
+    def _deal_stored(self, deck: tuple[int, ...], dealer: int) -> None:
+        self.game.new_hand(deck)  # the game knows its dealer (GameRecord.replay's steps)
+
+    def _apply_stored(self, index: int, action: Action) -> None:
+        self.game.apply(action)
 
     def deal_row(self, index: int, info: DealInfo, deck: list[str]) -> DealRow:
         h = self.game.deals[index]
@@ -321,6 +365,12 @@ class MatchEngine(TableEngine):
         for _hand, _table, _players, dealer in m.next_plan():
             deck = new_deck(len(m.deals) + 1)
             m.add_deal(deck, cut() if dealer is None else dealer)
+
+    def _deal_stored(self, deck: tuple[int, ...], dealer: int) -> None:
+        self.match.add_deal(list(deck), dealer)
+
+    def _apply_stored(self, index: int, action: Action) -> None:
+        self.match.apply(index, action)
 
     def deal_row(self, index: int, info: DealInfo, deck: list[str]) -> DealRow:
         m = self.match
@@ -489,15 +539,10 @@ class MatchEngine(TableEngine):
 def replay_engine(scoring: str | None, rules: Rules, first_dealer: int,
                   deal_rows: Sequence[DealRow], turns: list[str] | None) -> TableEngine:
     """A table's engine rebuilt from its stored deals (``scoring`` None: standard)."""
+    engine: TableEngine
     if scoring in (None, "standard"):
-        record = GameRecord(rules, first_dealer,
-                            tuple((tuple(parse_card(c) for c in d.deck), tuple(d.actions))
-                                  for d in deal_rows))
-        return StandardEngine(record.replay())
-    m = Match(scoring, rules, first_dealer)
-    for d in deal_rows:
-        m.add_deal([parse_card(c) for c in d.deck], d.dealer)
-        index = len(m.deals) - 1
-        for a in d.actions:
-            m.apply(index, Action.parse(a))
-    return MatchEngine(m, turns)
+        engine = StandardEngine(Game(rules, first_dealer))
+    else:
+        engine = MatchEngine(Match(scoring, rules, first_dealer), turns)
+    engine.extend(deal_rows)
+    return engine

@@ -100,7 +100,7 @@ class Unavailable(Reasoned):
 
 class Refused(Unavailable):
     """A table operation refused (403 ``not_creator``; 409 ``table_full``, ``seat_taken``,
-    ``started``, ``seats_open``, ``not_waiting``)."""
+    ``started``, ``seats_open``, ``not_waiting``, ``not_away``, ``name_taken``)."""
 
 
 class Stale(Exception):

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from ..errors import RulesError
@@ -23,6 +23,7 @@ from ..rules import PRESETS, Rules, check_new_target
 from ..store.sheets import SheetRow
 from ..store.variants import VariantStore
 from ..variants import PLAYER_COUNT, SCORINGS, check_table, fit_to_table
+from .encoding import JSONAnswer
 from .errors import from_engine
 from .schemas import Body, error_response
 from .service_base import token_hash
@@ -157,7 +158,7 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
         row = SheetRow(secrets.token_urlsafe(16), token_hash(token),
                        getattr(request.state, "player_id", None), data)
         store.insert(row)
-        return JSONResponse({"token": token, **_answer(row)}, status_code=201)
+        return JSONAnswer({"token": token, **_answer(row)}, status_code=201)
 
     # the CSV route first: "{sheet_id}" alone would also match "abc.csv"
     @app.get("/api/sheets/{sheet_id}.csv")
@@ -175,7 +176,7 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
         row = owned(sheet_id, authorization)
         if row is None:
             return error_response(404, "not_found", "no_sheet")
-        return JSONResponse(_answer(row))
+        return JSONAnswer(_answer(row))
 
     @app.post("/api/sheets/{sheet_id}/hands")
     def add_hand(sheet_id: str, body: HandIn,
@@ -202,7 +203,7 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
             assert fresh is not None
             return error_response(409, "stale", "sheet_stale", **_answer(fresh))
         row.data, row.seq = data, row.seq + 1
-        return JSONResponse(_answer(row))
+        return JSONAnswer(_answer(row))
 
     @app.delete("/api/sheets/{sheet_id}/hands/last")
     def undo_hand(sheet_id: str, authorization: str | None = Header(default=None)) -> Response:
@@ -216,7 +217,7 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
         if not store.remove_last_hand(row.id, row.seq):
             return error_response(409, "stale", "sheet_stale")
         row.data, row.seq = data, row.seq + 1
-        return JSONResponse(_answer(row))
+        return JSONAnswer(_answer(row))
 
 
 def _needs_upcard(hand: dict[str, Any]) -> bool:

@@ -16,9 +16,10 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI, Header, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from ..replay import replay_hand
+from .encoding import JSONAnswer
 from .errors import Unavailable
 from .schemas import ErrorOut, error_response
 from .service import GameService
@@ -52,4 +53,4 @@ def install_replay(app: FastAPI, service: GameService, *,
         except Unavailable as e:
             return error_response(e.status, e.code, e.reason, e.params)
         replay = replay_hand(record.rules, record.dealer, record.deck, record.actions)
-        return JSONResponse({"game_id": game_id, **about, **replay.to_json()})
+        return JSONAnswer({"game_id": game_id, **about, **replay.to_json()})

@@ -9,6 +9,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from ..errors import check_reason
+from .encoding import JSONAnswer
 from .messages import language, reason_text
 from .text import Text, has_lone_surrogate, printable
 
@@ -218,5 +219,5 @@ def error_response(status: int, code: str, reason: str, params: dict[str, Any] |
     lang = language()
     detail = {"code": code, "message": printable(reason_text(reason, params, lang)),
               "reason": {"code": reason, "params": printable(params)}}
-    return JSONResponse({"detail": detail, **extra}, status_code=status,
+    return JSONAnswer({"detail": detail, **extra}, status_code=status,
                         headers={"Content-Language": lang, "Vary": "Accept-Language, Cookie"})

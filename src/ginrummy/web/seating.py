@@ -29,6 +29,7 @@ from .service_base import invite_code, token_hash
 from .table_inputs import INVITE_CODE_RE, KINDS, MESSAGES, checked_name
 from .table_records import Loaded, Seated
 from .table_state import next_change, seat_row, seats_json, table_status
+from .text import name_key
 
 __all__ = ["Seating", "LiveView", "PRESENCE_LEASE"]
 
@@ -107,7 +108,9 @@ class Seating:
 
         :raises NotFound: no such invite.
         :raises BadRequest: ``name`` (a bad display name), ``seat`` (no such seat).
-        :raises Refused: ``table_full``, ``seat_taken``, ``started``.
+        :raises Refused: ``table_full``, ``seat_taken``, ``started``; ``name_taken`` when a
+            person seated there has the same name (:func:`ginrummy.web.text.name_key`: case,
+            spaces, compatibility forms and invisible characters aside).
         """
         clean = checked_name(name)
         game_id = self._invited(code)
@@ -131,6 +134,13 @@ class Seating:
                     target = next((s for s in table.seats if s.kind == "open"), None)
                     if target is None:
                         raise Refused(409, "table_full", "table_full")
+                # one name per table, checked again on each attempt; after the seat, so that a
+                # full table says so before a name would be refused
+                key = name_key(clean)
+                same = next((s for s in table.seats if s.kind == "person" and s.name
+                             and name_key(s.name) == key), None)
+                if same is not None:
+                    raise Refused(409, "name_taken", "name_taken", name=same.name)
                 token = secrets.token_urlsafe(32)
                 ok = self.svc.tables.change_seat(
                     game_id, table.version, target.seat,
@@ -152,7 +162,8 @@ class Seating:
         creator hands an away person's seat to a computer (``computer``), and that person takes
         it back (``person``, by its own token). Returns the asker's state.
 
-        :raises Refused: ``not_creator``, ``seat_taken``, ``not_waiting``, ``started``.
+        :raises Refused: ``not_creator``, ``seat_taken``, ``not_waiting``, ``started``,
+            ``not_away`` (after the start, the person of that seat is not away).
         """
         if kind not in KINDS:
             raise BadRequest("seats", "seat_kind", seat=seat)
@@ -190,7 +201,7 @@ class Seating:
                     raise Refused(409, "started", "seat_only_computer")
                 away = {s["seat"]: s["away"] for s in seats_json(table, seated.seat)}
                 if target.kind != "person" or target.left or not away.get(seat):
-                    raise Refused(409, "not_waiting", "seat_not_away", seat=seat)
+                    raise Refused(409, "not_away", "seat_not_away", seat=seat)
                 expect, values = {"computer_for_away": False}, {"computer_for_away": True}
             if not self.svc.tables.change_seat(game_id, table.version, seat, expect, values):
                 raise Refused(409, "seat_taken", "seats_changed")
@@ -374,6 +385,12 @@ class Seating:
             return False
         return self.svc.tables.refresh_presence(game_id, seat, token_hash(token),
                                                 time.time() + PRESENCE_LEASE)
+
+    def refresh_presence_many(self, keys: list[tuple[str, int, str]]
+                              ) -> set[tuple[str, int, str]]:
+        """:meth:`refresh_presence` of many streams (``(game_id, seat, token hash)``) in one
+        call: the keys refreshed (:class:`ginrummy.web.presence.PresenceKeeper`'s)."""
+        return self.svc.tables.refresh_presence_many(keys, time.time() + PRESENCE_LEASE)
 
     def presence(self, game_id: str, token: str | None, connected: bool,
                  announce: bool = True) -> None:

@@ -189,7 +189,7 @@ class TableService:
     def _state(self, loaded: Loaded, seated: Seated, since: int | None) -> dict[str, Any]:
         """``seated``'s state with the events after ``since`` (a resigned game's: over,
         ``resigned``; docs/api.md "Resigning")."""
-        st = seat_state(self.tables, loaded, seated, since)
+        st = seat_state(self.records.messages, loaded, seated, since)
         if loaded.row.status == RESIGNED and loaded.engine is not None:
             _as_resigned(st, seated.seat)
         return st

@@ -88,13 +88,19 @@ def _event_json(seq: int, hand: int, ev: ViewEvent) -> dict[str, Any]:
     return d
 
 
-def _deal_events(game: Game, index: int, base: int, view: PlayerView) -> list[dict[str, Any]]:
+def _deal_events(game: Game, index: int, base: int, view: PlayerView, since: int = 0
+                 ) -> list[dict[str, Any]]:
+    """Deal ``index``'s events (its first has seq ``base + 1``) with a seq above ``since``."""
     number = index + 1
     h = game.deals[index]
-    out: list[dict[str, Any]] = [{"seq": base + 1, "hand": number, "seat": h.dealer,
-                                  "type": "deal", "dealer": h.dealer, "text": "deal"}]
+    out: list[dict[str, Any]] = []
+    if base + 1 > since:
+        out.append({"seq": base + 1, "hand": number, "seat": h.dealer, "type": "deal",
+                    "dealer": h.dealer, "text": "deal"})
     seq = base + 1
-    for ev in view.history:
+    skip = min(len(view.history), max(0, since - seq))  # the actions at or below since
+    seq += skip
+    for ev in view.history[skip:]:
         seq += 1
         out.append(_event_json(seq, number, ev))
     o = view.outcome
@@ -123,7 +129,7 @@ def _events_since(game: Game, since: int, current_view: PlayerView) -> list[dict
         n = deal_event_count(game, i)
         if base + n > since:
             view = current_view if i == last else view_of(game.deals[i], seat)
-            out.extend(e for e in _deal_events(game, i, base, view) if e["seq"] > since)
+            out.extend(e for e in _deal_events(game, i, base, view, since) if e["seq"] > since)
         base += n
     return out
 

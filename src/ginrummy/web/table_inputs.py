@@ -4,6 +4,7 @@ answers :class:`~ginrummy.web.errors.BadRequest` and changes nothing."""
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import Any
@@ -14,7 +15,9 @@ from ..errors import GinRummyError, RulesError, shown_value
 from ..rules import PRESETS, Rules
 from ..store.tables import SeatRow
 from .errors import BadRequest, text_reason
-from .text import valid_name
+from .i18n import LANGUAGES
+from .messages import catalog
+from .text import name_key, valid_name
 
 __all__ = ["NEXT_HAND", "MESSAGES", "TURN_CLOCK_RANGE", "NAME_MAX", "KINDS", "INVITE_CODE_RE",
            "normalize_action", "checked_name", "checked_rules", "checked_order",
@@ -58,7 +61,39 @@ def checked_name(name: Any) -> str:
         raise BadRequest("name", reason, **params) from None
     if not any(unicodedata.category(c)[0] in "LNPS" for c in n):
         raise BadRequest("name", "name_invisible")
+    if name_key(n) in seat_label_keys():
+        raise BadRequest("name", "name_reserved", name=n)
     return n
+
+
+#: the catalog keys of the words a table shows for a seat that is not a person's name, with the
+#: values their placeholders take (static/variants.js ``playerName``)
+_SEAT_LABELS: tuple[tuple[str, dict[str, tuple[str, ...]]], ...] = (
+    ("table.you", {}), ("table.computer", {}), ("friends.open_seat", {}),
+    ("vt.computer_n", {"n": ("1", "2", "3")}),
+    ("vt.p4.1", {}), ("vt.p4.2", {}), ("vt.p4.3", {}),
+    ("vt.p4.partner", {"l": tuple("ABCD")}), ("vt.p4.opponent", {"l": tuple("ABCD")}),
+)
+
+
+@functools.cache
+def seat_label_keys() -> frozenset[str]:
+    """The :func:`~ginrummy.web.text.name_key` of every word a table shows in place of a
+    person's name ("You", "Computer", "Computer 2", "Partner C", "Open seat"...), in each of
+    the four languages: a display name may not be one of them (a person called "Computer"
+    would pass for the computer)."""
+    keys: set[str] = set()
+    for lang in LANGUAGES:
+        words = catalog(lang)
+        for key, values in _SEAT_LABELS:
+            text = words.get(key)
+            if text is None:
+                continue
+            if not values:
+                keys.add(name_key(text))
+            for name, options in values.items():  # one placeholder at most
+                keys.update(name_key(text.replace("{" + name + "}", v)) for v in options)
+    return frozenset(keys)
 
 
 def checked_rules(level: str | None, preset: str | None, overrides: dict[str, Any] | None

@@ -25,7 +25,7 @@ from sqlalchemy import Connection
 from ..rules import Rules
 from ..store import DealRow, GameRow, Store
 from ..store.db import seats_of_text, seats_text, storable_id
-from ..store.tables import TableRow, TableStore
+from ..store.tables import MessageRow, TableRow, TableStore
 from ..store.variants import VariantStore
 from .engines import MatchEngine, TableEngine, replay_engine
 from .errors import NotFound
@@ -88,12 +88,13 @@ class TableRecords:
         self.store = store
         # sheet and scoring writes take the store's write lock (SQLite: one writer at a time)
         self.vstore = VariantStore(store.engine, store._writer)
-        self.tables = TableStore(store.engine)
+        self.tables = TableStore(store.engine, store.single, store.cursor)
         self._cache: OrderedDict[str, Loaded] = OrderedDict()
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
         self._locks = [threading.Lock() for _ in range(64)]
         self._kinds: OrderedDict[str, tuple[str, bool]] = OrderedDict()
+        self._messages: OrderedDict[str, tuple[int, list[MessageRow]]] = OrderedDict()
 
     def lock(self, game_id: str) -> threading.Lock:
         """This process's lock of ``game_id`` (striped: 64 locks)."""
@@ -134,18 +135,15 @@ class TableRecords:
         """
         if not token or not storable_id(game_id) or len(token) > 256:
             raise NotFound
-        row = self.store.get_game(game_id)
-        if row is None:
+        got = self.tables.get_with_game(game_id)  # the request's one read: row, table, seats
+        if got is None:
             raise NotFound
+        row, table = got
         digest = token_hash(token)
         kind = self._known_kind(game_id)
-        table = None
-        if kind is None or kind[1]:
-            table = self.tables.get(game_id)  # the one read of the tables row
-            if kind is None:
-                kind = self.remember_kind(game_id,
-                                          self.vstore.scoring(game_id) or "standard",
-                                          table is not None)
+        if kind is None:
+            kind = self.remember_kind(game_id, self.vstore.scoring(game_id) or "standard",
+                                      table is not None)
         if not kind[1]:
             if not hmac.compare_digest(row.token_hash, digest):
                 raise NotFound
@@ -160,6 +158,26 @@ class TableRecords:
         if found is None:
             raise NotFound
         return Seated(row, table, found)
+
+    # --------------------------------------------------------------------------- messages
+    def messages(self, game_id: str, version: int) -> list[MessageRow]:
+        """The table's last quick messages at table ``version`` (read with the version they
+        belong to, in one statement, and kept by it: a message changes the version, so the
+        store is read again only after a change of the table)."""
+        with self._cache_lock:
+            got = self._messages.get(game_id)
+            if got is not None and got[0] == version:
+                self._messages.move_to_end(game_id)
+                return got[1]
+        read = self.tables.messages_at(game_id)
+        if read is None:  # pragma: no cover - a tables row is never removed
+            return []
+        with self._cache_lock:
+            self._messages[game_id] = read
+            self._messages.move_to_end(game_id)
+            while len(self._messages) > self._cache_size:
+                self._messages.popitem(last=False)
+        return read[1]
 
     # ------------------------------------------------------------------------------ cache
     def cache_put(self, loaded: Loaded) -> None:
@@ -200,14 +218,71 @@ class TableRecords:
         return loaded
 
     def load(self, row: GameRow) -> Loaded:
-        """The game of ``row``: the cached one if it is at ``row.seq``, else replayed."""
+        """The game of ``row``: the cached one if it is at ``row.seq``, else replayed (and
+        cached: the next request of this process at that seq, a live stream's or the other
+        person's action, takes it). Call it under :meth:`lock`: the caller may change the
+        game it gets (then saves it, or drops it from the cache)."""
         with self._cache_lock:
             got = self._cache.get(row.id)
             if got is not None and got.seq == row.seq and got.engine is not None:
                 self._cache.move_to_end(row.id)
                 got.row = row
                 return got
-        return self.replay(row)
+        if got is not None and got.seq < row.seq and got.engine is not None:
+            caught = self._caught_up(got)
+            if caught is not None:
+                return caught
+        loaded = self.replay(row)
+        if loaded.engine is not None:
+            self.cache_put(loaded)
+        return loaded
+
+    def _caught_up(self, got: Loaded) -> Loaded | None:
+        """The cached game ``got`` brought up to the stored one (another process moved it):
+        the deals from its first in play (else its last) on are read and the engine continued
+        with them (:meth:`~ginrummy.web.engines.TableEngine.extend`, the steps of a replay of
+        the whole record), without reading and replaying the deals before. ``None`` (and
+        ``got`` dropped from the cache) when the stored deals do not continue ``got``'s: then
+        the game is replayed. Any other error is raised (a bug: never hidden), ``got`` dropped
+        from the cache all the same (it may be half caught up)."""
+        engine = got.engine
+        assert engine is not None
+        index = min(engine.in_play(), default=len(got.deals) - 1)
+        if index < 0:
+            return None
+        read = self.store.get_game_with_deals(got.row.id, got.deals[index].number)
+        if read is None:
+            return None
+        row, deal_rows = read
+        try:
+            if not deal_rows or deal_rows[0].number != got.deals[index].number \
+                    or any(d.deck != got.decks[index + k]
+                           for k, d in enumerate(deal_rows[:len(got.decks) - index])):
+                raise ValueError("not the cached deals")
+            engine.extend(deal_rows, index)
+            if isinstance(engine, MatchEngine) and engine.turns is not None:
+                engine.turns = list(row.turns) if row.turns is not None else []
+            if engine.seq() != row.seq:
+                raise ValueError("not the stored seq")
+        except ValueError:  # not a continuation (GinRummyError is one too)
+            self.cache_drop(got.row.id)  # perhaps half caught up: never served
+            return None
+        except BaseException:
+            self.cache_drop(got.row.id)
+            raise
+        for k, d in enumerate(deal_rows):
+            i = index + k
+            if i == len(got.deals):
+                got.deals.append(DealInfo(d.number, d.salt, d.commitment))
+                got.decks.append(d.deck)
+            while len(got.turn_at) <= i:  # as saved: one per deal
+                got.turn_at.append(None)
+                got.moves.append(-1)
+            got.turn_at[i] = d.turn_at
+            got.moves[i] = len(d.actions)
+        got.row, got.seq = row, row.seq
+        self.cache_put(got)
+        return got
 
     def reload(self, game_id: str) -> Loaded:
         """The game as stored now."""

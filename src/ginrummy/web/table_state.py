@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..store.tables import SeatRow, TableRow, TableStore
+from ..store.tables import MessageRow, SeatRow, TableRow
 from ..variants import PLAYER_COUNT
 from .service_base import invite_code
 from .state import YOU
@@ -169,10 +169,10 @@ def _waiting_state(loaded: Loaded, seated: Seated) -> dict[str, Any]:
     }
 
 
-def seat_state(tables: TableStore, loaded: Loaded, seated: Seated, since: int | None
-               ) -> dict[str, Any]:
+def seat_state(messages: Callable[[str, int], list[MessageRow]], loaded: Loaded,
+               seated: Seated, since: int | None) -> dict[str, Any]:
     """``seated``'s state with the events after ``since`` (``None``: those of its deal in
-    play); ``tables`` gives the quick messages."""
+    play); ``messages(game_id, table version)`` gives the quick messages."""
     row = loaded.row
     if loaded.engine is None:
         st = _waiting_state(loaded, seated)
@@ -192,5 +192,6 @@ def seat_state(tables: TableStore, loaded: Loaded, seated: Seated, since: int | 
                                  card_counts=loaded.engine.card_counts()
                                  if loaded.engine is not None else None)
         st["messages"] = [{"seq_at": m.seq_at, "seat": m.seat, "message": m.message,
-                           "at": m.at} for m in tables.messages(row.id)]
+                           "at": m.at}
+                          for m in messages(row.id, seated.table.version)]
     return st

@@ -8,21 +8,23 @@ rematch, quick messages, and the live stream (Server-Sent Events) of a seat.
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import anyio
-import anyio.to_thread
 from fastapi import FastAPI, Header, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from fastapi.responses import HTMLResponse, Response, StreamingResponse
 
+from .encoding import JSONAnswer, dumps
 from .errors import NotFound
 from .live import LiveHub
+from .presence import Lease, PresenceKeeper
 from .ratelimit import RateLimiter
 from .schemas import ErrorOut, JoinIn, MalformedOut, MessageIn, SeatPut
 from .seating import LiveView, Seating
+from .service_base import token_hash
+from .workers import Workers
 
 __all__ = ["install_tables", "PING_EVERY", "PRESENCE_EVERY", "CHECK_EVERY"]
 
@@ -39,7 +41,8 @@ CHECK_EVERY = 30.0
 def _doc(*statuses: int) -> dict[int | str, dict[str, Any]]:
     what = {403: (ErrorOut, "only the table's creator may do this (not_creator)"),
             404: (ErrorOut, "no such game or invite, or not this token's"),
-            409: (ErrorOut, "table_full, seat_taken, started, seats_open, not_waiting, creator"),
+            409: (ErrorOut, "table_full, seat_taken, started, seats_open, not_waiting, not_away, "
+                      "creator"),
             413: (ErrorOut, "body too large"),
             422: (ErrorOut | MalformedOut, "a bad name, seat, level or message, or a "
                                            "malformed body"),
@@ -48,13 +51,15 @@ def _doc(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 def _sse(event: str | None, data: Any, ident: int | None = None) -> bytes:
+    """One Server-Sent Event: its ``event`` and ``id`` lines and ``data`` as one line of JSON
+    (UTF-8; JSON text has no line break)."""
     lines = []
     if event:
         lines.append(f"event: {event}")
     if ident is not None:
         lines.append(f"id: {ident}")
-    lines.append("data: " + json.dumps(data, separators=(",", ":")))
-    return ("\n".join(lines) + "\n\n").encode()
+    head = "".join(f"{line}\n" for line in lines).encode()
+    return head + b"data: " + dumps(data) + b"\n\n"
 
 
 def _presence(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -62,14 +67,19 @@ def _presence(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: s.get(k) for k in keys} for s in seats]
 
 
-def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
+def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, workers: Workers, *,
                    bearer: Callable[[str | None], str | None],
                    limited: Callable[[Request, str], Response | None],
                    page: Callable[[Request, str | None, str, str], Response]) -> None:
-    """Add the table routes. ``limited(request, reason)``: the 429 answer when the client
-    made too many tables or joins (the limits of new games), else None; ``page``: serves a page
-    of the front end."""
+    """Add the table routes. ``workers``: the threads of the live streams' reads and writes;
+    ``limited(request, reason)``: the 429 answer when the client made too many tables or joins
+    (the limits of new games), else None; ``page``: serves a page of the front end."""
     seating.svc.store.add_listener(hub.notify, on_resync=hub.resync)
+
+    async def refresh(keys: list[tuple[str, int, str]]) -> set[tuple[str, int, str]]:
+        return await workers.call(seating.refresh_presence_many, keys)
+
+    keeper = PresenceKeeper(refresh, PRESENCE_EVERY)
     message_limits = RateLimiter(12, 60.0)
 
     @app.get("/join/{code}", response_class=HTMLResponse)
@@ -81,7 +91,7 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
     @app.get("/api/invites/{code}", response_model=dict[str, Any], responses=_doc(404, 422, 429))
     def get_invite(code: str) -> Response:
         """The invited table: rules and seats, no token and no cards (docs/tables.md)."""
-        return JSONResponse(seating.invite(code))
+        return JSONAnswer(seating.invite(code))
 
     @app.post("/api/invites/{code}/join", status_code=201, response_model=dict[str, Any],
               responses=_doc(404, 409, 413, 422, 429))
@@ -91,7 +101,7 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
         if refused is not None:
             return refused
         made = seating.join(code, body.name, body.seat, getattr(request.state, "player_id", None))
-        return JSONResponse(made, status_code=201)
+        return JSONAnswer(made, status_code=201)
 
     @app.put("/api/games/{game_id}/seats/{seat}", response_model=dict[str, Any],
              responses=_doc(403, 404, 409, 413, 422, 429))
@@ -99,14 +109,14 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
                  authorization: str | None = Header(default=None)) -> Response:
         """Set a seat (creator; before the start, or an away person's seat after it), or take
         one's own seat back from a computer."""
-        return JSONResponse(seating.set_seat(game_id, bearer(authorization), seat, body.kind,
+        return JSONAnswer(seating.set_seat(game_id, bearer(authorization), seat, body.kind,
                                              body.level))
 
     @app.post("/api/games/{game_id}/start", response_model=dict[str, Any],
               responses=_doc(403, 404, 409, 422, 429))
     def start(game_id: str, authorization: str | None = Header(default=None)) -> Response:
         """The creator starts the table once no seat is open."""
-        return JSONResponse(seating.start(game_id, bearer(authorization)))
+        return JSONAnswer(seating.start(game_id, bearer(authorization)))
 
     @app.post("/api/games/{game_id}/leave", responses=_doc(404, 409, 422, 429))
     def leave(game_id: str, authorization: str | None = Header(default=None)
@@ -119,7 +129,7 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
               responses=_doc(403, 404, 409, 422, 429))
     def rematch(game_id: str, authorization: str | None = Header(default=None)) -> Response:
         """The creator starts a new table with the same seats at game-over."""
-        return JSONResponse(seating.rematch(game_id, bearer(authorization)), status_code=201)
+        return JSONAnswer(seating.rematch(game_id, bearer(authorization)), status_code=201)
 
     @app.post("/api/games/{game_id}/messages", response_model=dict[str, Any],
               responses=_doc(404, 409, 413, 422, 429))
@@ -136,7 +146,7 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
                                   {"seconds": seconds})
             resp.headers["Retry-After"] = str(seconds)
             return resp
-        return JSONResponse(seating.message(game_id, token, body.message))
+        return JSONAnswer(seating.message(game_id, token, body.message))
 
     @app.get("/api/games/{game_id}/live", responses={
         200: {"content": {"text/event-stream": {}},
@@ -147,35 +157,38 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
         """Server-Sent Events: ``state`` (id = seq) after each change, ``presence``, and a
         ``: ping`` comment every 15 s. The token goes in the Authorization header."""
         token = bearer(authorization)
-        first = await anyio.to_thread.run_sync(seating.live_view, game_id, token, since)
-        return StreamingResponse(_stream(request, game_id, token, since, first),
+        first = await workers.call(seating.live_view, game_id, token, since)
+        return StreamingResponse(_stream(game_id, token, since, first),
                                  media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store",
                                           "X-Accel-Buffering": "no"})
 
-    async def _stream(request: Request, game_id: str, token: str | None, since: int | None,
+    async def _stream(game_id: str, token: str | None, since: int | None,
                       first: LiveView) -> AsyncIterator[bytes]:
         """The stream's loop. It reads the table again only when told to (the store's change
         notification), when its view changes with time alone (``LiveView.wake_at``: a turn
         clock, a presence lease, an away seat) and, in case a notification was missed, every
-        :data:`CHECK_EVERY` seconds; and it refreshes its seat's presence with one write every
-        :data:`PRESENCE_EVERY` seconds. A quiet table costs little."""
+        :data:`CHECK_EVERY` seconds; its seat's presence lease is renewed every
+        :data:`PRESENCE_EVERY` seconds with the process's other streams' (one write for all:
+        :class:`~ginrummy.web.presence.PresenceKeeper`). A quiet table costs little."""
         sub = hub.subscribe(game_id)
+        lease: Lease | None = None
         sent: tuple[int, int] | None = None
         sent_presence: list[dict[str, Any]] | None = None
         last = since
         view: LiveView | None = first
         try:
-            await anyio.to_thread.run_sync(seating.presence, game_id, token, True)
+            await workers.call(seating.presence, game_id, token, True)
+            if first.table and token:  # renewed with the process's other streams
+                lease = keeper.add((game_id, first.seat, token_hash(token)), sub.event.set)
             now = time.monotonic()
             next_ping = now + PING_EVERY
-            next_refresh = now + PRESENCE_EVERY
             next_check = now + CHECK_EVERY
             while True:
                 if view is None:
                     try:
-                        view = await anyio.to_thread.run_sync(seating.live_view, game_id, token,
-                                                              last, sent)
+                        view = await workers.call(seating.live_view, game_id, token, last,
+                                                  sent)
                     except NotFound:  # the seat was left: the stream ends
                         return
                 presence = _presence(view.seats)
@@ -188,31 +201,30 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, *,
                 elif presence != sent_presence:
                     yield _sse("presence", {"seats": view.seats})
                     sent_presence = presence
-                wake_at, seat, has_seats = view.wake_at, view.seat, view.table
+                wake_at = view.wake_at
                 view = None
                 while True:  # until the table is to be read again
                     now = time.monotonic()
-                    until = min(next_ping, next_refresh, next_check)
+                    until = min(next_ping, next_check)
                     if wake_at is not None:  # not sooner than 0.25 s: never a busy loop
                         until = min(until, now + max(0.25, wake_at - time.time()))
+                    # (a closed connection cancels this generator: Starlette's streaming
+                    # answer listens for the disconnect)
                     woken = await sub.wait(max(0.0, until - now))
-                    if await request.is_disconnected():
-                        return
+                    if lease is not None and lease.lost:
+                        return  # the seat was left
                     now = time.monotonic()
                     if now >= next_ping:
                         yield b": ping\n\n"
                         next_ping = now + PING_EVERY
-                    if now >= next_refresh:
-                        next_refresh = now + PRESENCE_EVERY
-                        if has_seats and not await anyio.to_thread.run_sync(
-                                seating.refresh_presence, game_id, seat, token):
-                            return  # the seat was left
                     if woken or now >= next_check or (
                             wake_at is not None and time.time() >= wake_at):
                         next_check = now + CHECK_EVERY
                         break
         finally:
             hub.unsubscribe(sub)
+            if lease is not None:
+                keeper.remove(lease)
             # the seat may be gone (left): nothing to keep then
             with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
-                await anyio.to_thread.run_sync(seating.presence, game_id, token, False)
+                await workers.call(seating.presence, game_id, token, False)

@@ -25,6 +25,7 @@ from ..melds import (
 )
 from ..rules import Rules
 from ..scoring import score_showdown
+from .encoding import JSONAnswer
 
 __all__ = ["LESSON_HANDS", "install_tutorial", "lessons"]
 
@@ -137,4 +138,4 @@ def install_tutorial(app: FastAPI, page: Callable[[Request, str | None, str, str
 
     @app.get("/api/tutorial", include_in_schema=False)
     def tutorial_lessons() -> JSONResponse:
-        return JSONResponse(lessons())
+        return JSONAnswer(lessons())

@@ -7,17 +7,17 @@
 // i18n.js, model.js (unit-tested with `node --test tests/js/`); page.js what the pages share.
 
 import { mergeOrder } from "./cards.js";
-import { makeT, eventText, resultHeadline, LANGUAGES } from "./i18n.js";
+import { makeT, resultHeadline, LANGUAGES } from "./i18n.js";
 import { findLegal, tableFromState, applyEvent, newEvents, promptKey } from "./model.js";
 import { $, cardEl, loadCatalog, markLanguage, toast, translatePage } from "./page.js";
 import { createFriends } from "./friends.js";
 import { hasPeople, isWaiting, supersedes, inviteCode } from "./seats.js";
-import { isVariant, playerName, variantHeadline, publicEventText, applyConstraints } from "./variants.js";
+import { isVariant, playerName, variantHeadline, moveText, applyConstraints } from "./variants.js";
 import { ANIMATED, DEFAULT_SETTINGS, KEY_CURRENT, KEY_SETTINGS, S, SPEEDS, announce, api, detailMessage, motionOK, pace, reannounce, sleep, sound, store, t } from "./session.js";
 import { actorName, askHint, backEl, currentTable, fitHand, named, renderHand, opponentSeat, render, renderActions, renderOpponent, renderPiles, renderStatus } from "./render.js";
 import { clickGin, clickPile, clickStock, clickType, onKey, onPointerDown, onPointerMove, onPointerUp, openKnock, renderHelpKeys, renderKnockDialog, sortHand, tryDiscard } from "./controls.js";
 import { openPile, renderLog, updateLog } from "./movelog.js";
-import { askNewGame, dropGame, keepGame, wireGames } from "./games.js";
+import { askNewGame, dropGame, keepGame, renderLeave, wireGames } from "./games.js";
 import { buildFields, buildNewGameForm, ensureMeta, focusAfterMove, focusLost, focusPlay, levelId, onScoringChange, openNewGame, openStats, startGame, updatePresetNote, wireDialogFocus } from "./dialogs.js";
 
 // ---------------------------------------------------------------- language
@@ -35,6 +35,7 @@ async function setLanguage(lang, { save = true } = {}) {
   render();
   if ($("dlg-new").open) buildNewGameForm(false);
   if ($("dlg-knock").open) renderKnockDialog();
+  if ($("dlg-leave").open) renderLeave();
   // the live region speaks the new language: the last announcement again, else what to do now
   if (save && !reannounce() && S.state) announce(() => t(promptKey(S.state, false), { computer: actorName(S.state) }));
 }
@@ -77,14 +78,9 @@ function adoptState(state) {
   if (sameHand && S.order.length && S.order.some((c, i) => c !== served[i])) saveOrder();
 }
 
-/** One move in words: another seat's move by its name at a table of people. */
+/** One move in words (variants.moveText: the same wording at every kind of table). */
 export function eventWords(e, state) {
-  const you = state.you ?? 0;
-  const other = e.seat !== null && e.seat !== undefined && e.seat !== you;
-  if (other && hasPeople(state) && e.type !== "deal" && !["dead_hand", "hand_over", "game_over"].includes(e.type)) {
-    return publicEventText(state, e, t);
-  }
-  return eventText(e, you, t, { n: state.hand_number });
+  return moveText(state, e, t);
 }
 
 /** Words for the live region: each move, then the result or what to do next. */
@@ -220,6 +216,7 @@ function schedulePoll() {
       try {
         const r = await api("GET", `/api/games/${S.game.game_id}?since=${S.lastSeq}`);
         if (r.ok) await deliver(r.data, { animate: true });
+        else if (GONE.includes(r.status)) lostGame();  // the seat is gone: asking again cannot help
         else schedulePoll();
       } catch { schedulePoll(); }
     }, 800);
@@ -265,25 +262,40 @@ export async function act(action) {
   }
 }
 
+/** Answers that say the seat's token no longer works (the game is gone, or the person left it). */
+const GONE = [401, 403, 404];
+
+/** Ask the server for the table shown, at once: its state, or the end of it when the seat is gone. */
 async function refresh() {
   if (!S.game) return;
   try {
     const r = await api("GET", `/api/games/${S.game.game_id}?since=${S.lastSeq}`);
     if (r.ok) await deliver(r.data, { animate: false });
-    else if (r.status === 404) lostGame();
+    else if (GONE.includes(r.status)) lostGame();
   } catch { toast(t("error.network")); }
 }
 
+/**
+ * The game shown is gone for this seat: forget it and offer a new game. At a table of people
+ * whose seat this browser no longer holds (the person left it in another tab), say so.
+ */
 export function lostGame() {
+  const st = S.state;
+  const leftElsewhere = !!(S.game && st && st.game_id === S.game.game_id && (hasPeople(st) || isWaiting(st)) && !friends.heldSeat(S.game.game_id));
   if (S.game) { friends.dropSeat(S.game.game_id); dropGame(S.game.game_id); }
   forgetGame();
-  toast(t("error.lost"));
+  toast(t(leftElsewhere ? "friends.left_elsewhere" : "error.lost"));
 }
 
-/** The page holds no game any more (lost, or the person left the table): the new-game dialog. */
+/**
+ * The page holds no game any more (lost, or the person left the table): the new-game dialog.
+ * The browser's current game is forgotten only if it is this one (another tab may have moved on
+ * to another game).
+ */
 function forgetGame() {
   friends.stopLive();
-  store.set(KEY_CURRENT, null);
+  const saved = store.get(KEY_CURRENT);
+  if (!saved || !S.game || saved.game_id === S.game.game_id) store.set(KEY_CURRENT, null);
   S.game = null;
   S.state = null;
   S.lastSeq = 0;
@@ -351,6 +363,7 @@ function wire() {
   $("new-cancel").addEventListener("click", () => $("dlg-new").close());
   $("new-preset").addEventListener("change", () => { buildFields({ ...(S.meta.presets || {})[$("new-preset").value] }); updatePresetNote(); });
   $("new-scoring").addEventListener("change", onScoringChange);
+  $("new-kind").addEventListener("change", updatePresetNote);
   $("new-fields").addEventListener("change", () => applyConstraints($("new-fields"), $("new-scoring").value, S.meta, t));
   $("form-knock").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -371,10 +384,18 @@ function wire() {
   window.addEventListener("pointerup", onPointerUp);
   window.addEventListener("pointercancel", () => { if (S.drag) { S.drag.el.style.transform = ""; S.drag.el.classList.remove("dragging"); S.drag = null; } });
   window.addEventListener("resize", () => requestAnimationFrame(fitHand));
+  // The hand may be laid out while hidden (a table of people waiting for its start): fit it
+  // again whenever its width changes, including when it first shows.
+  if (typeof ResizeObserver === "function") {
+    let width = -1;
+    new ResizeObserver(() => {
+      if (hand.clientWidth !== width) { width = hand.clientWidth; requestAnimationFrame(fitHand); }
+    }).observe(hand);
+  }
 }
 
 export const friends = createFriends({
-  S, store, api, deliver, takeSeat, forgetGame, render, announce, detailMessage, schedulePoll, opponentSeat,
+  S, store, api, deliver, takeSeat, forgetGame, render, announce, detailMessage, schedulePoll, opponentSeat, refresh,
   t: (...a) => S.t(...a),
   openNewGame: () => openNewGame(),
   oppCount: () => currentTable().oppCount,

@@ -53,14 +53,17 @@ export function buildNewGameForm(reset) {
   fillScoring($("new-scoring"), m, t, reset ? saved.scoring : $("new-scoring").value);
   const current = reset ? { ...(m.presets || {})[prSel.value], ...(saved.preset === prSel.value ? saved.rules || {} : {}) } : readFields();
   buildFields(current);
+  friends.buildForm(reset);  // the kind of table first: the note's words depend on it
   updatePresetNote();
-  friends.buildForm(reset);
 }
 
+/** The rules' and the table's note under the choices; a table of friends has its own words where the computer's would be wrong ("You and two computers"). */
 export function updatePresetNote() {
   const name = $("new-preset").value;
   const scoring = $("new-scoring").value || "standard";
-  $("new-preset-note").textContent = [t(`preset_note.${name}`, null, ""), scoring === "standard" ? "" : t(`scoring_note.${scoring}`, null, "")].filter(Boolean).join(" ");
+  const people = $("new-kind").value === "friends" && S.t.has(`scoring_note.${scoring}_people`);
+  const table = scoring === "standard" ? "" : t(`scoring_note.${scoring}${people ? "_people" : ""}`, null, "");
+  $("new-preset-note").textContent = [t(`preset_note.${name}`, null, ""), table].filter(Boolean).join(" ");
 }
 
 /** The table choice: a scoring with its own preset (partnership) selects it; fields follow. */

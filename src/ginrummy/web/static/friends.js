@@ -4,7 +4,7 @@
 // quick messages, rematch and leave, and the table's live connection. The seat logic is in
 // seats.js (pure); the stream reader in live.js. Names are always set as text, never as HTML.
 
-import { $, el, toast } from "./page.js";
+import { $, askConfirm, el, toast } from "./page.js";
 import { levelName, presetName, rulesSummary } from "./i18n.js";
 import { LiveConnection } from "./live.js";
 import { playerName, scoringName } from "./variants.js";
@@ -22,7 +22,8 @@ const CLOCKS = [null, 30, 60, 120, 300];
  * The friends' tables of the page. `ctx`: `S` (the page's state), `t` (translator), `api(method,
  * path, body, token?)`, `store` ({get, set}), `deliver(state, opts)` (show a server state, in
  * order), `takeSeat(game, state)` (show another table), `render()`, `announce(text)`,
- * `detailMessage(data)`, `openNewGame()`, `levels()` (the computer levels), `levelDefault()`.
+ * `detailMessage(data)`, `openNewGame()`, `levels()` (the computer levels), `levelDefault()`,
+ * `refresh()` (ask for the table shown at once; its end when the seat is gone).
  */
 export function createFriends(ctx) {
   const { S, store } = ctx;
@@ -315,7 +316,9 @@ export function createFriends(ctx) {
   }
 
   async function leave() {
-    if (!S.game || !window.confirm(t("friends.leave_confirm"))) return;
+    if (!S.game) return;
+    const sure = await askConfirm({ title: t("friends.leave_ask"), text: t(isWaiting(S.state) ? "friends.leave_text_waiting" : "friends.leave_text"), ok: t("friends.leave_title"), cancel: t("friends.leave_stay") });
+    if (!sure || !S.game) return;
     const id = S.game.game_id;
     try { await ctx.api("POST", `/api/games/${id}/leave`); } catch { /* leaving locally anyway */ }
     stopLive();
@@ -400,7 +403,7 @@ export function createFriends(ctx) {
         connState = s;
         renderConn();
         if (s === "reconnecting" && was !== "reconnecting") ctx.announce(t("friends.reconnecting"));
-        if (s === "closed") ctx.schedulePoll();
+        if (s === "closed") { ctx.refresh(); ctx.schedulePoll(); }  // the token refused: is the seat gone?
       },
     });
     live = { gameId: want, conn };
@@ -452,6 +455,7 @@ export function createFriends(ctx) {
     const inv = invite && invite.data;
     const dlg = $("dlg-join");
     $("join-error").hidden = true;
+    $("join-name").removeAttribute("aria-invalid");
     const closed = inv && (inv.full || (inv.status !== "waiting" && !(inv.seats || []).some((s) => s.kind === "open")));
     const why = problem || (closed ? t(inv.status === "waiting" ? "join.full" : inv.status === "over" ? "join.over" : "join.started") : null);
     $("join-state").hidden = !why;
@@ -489,15 +493,25 @@ export function createFriends(ctx) {
     btn.disabled = true;
     err.hidden = true;
     try {
+      // this browser sat down meanwhile (in another tab): back to that seat, never a second one
+      const held = heldSeat(tables(), invite.data.game_id);
+      if (held && await resume(held)) return;
       const r = await ctx.api("POST", `/api/invites/${encodeURIComponent(invite.code)}/join`, { name });
       if (!r.ok) {
         const code = r.data && r.data.detail && r.data.detail.code;
-        if (["table_full", "started", "seat_taken"].includes(code)) {
+        if (["table_full", "started", "seat_taken", "name_taken"].includes(code)) {
           try { const again = await ctx.api("GET", `/api/invites/${encodeURIComponent(invite.code)}`); if (again.ok) invite.data = again.data; } catch { /* keep */ }
-          if (code !== "seat_taken") { showJoin(t(code === "table_full" ? "join.full" : "join.started")); return; }
+          if (code === "table_full" || code === "started") { showJoin(t(code === "table_full" ? "join.full" : "join.started")); return; }
+          showJoin(null);  // the seats as they are now (who sits there under that name)
         }
         err.textContent = code === "seat_taken" ? t("join.seat_taken") : ctx.detailMessage(r.data);
         err.hidden = false;
+        const reason = r.data && r.data.detail && r.data.detail.reason && r.data.detail.reason.code;
+        if (code === "name_taken" || reason === "name_reserved") {  // the reason names the name; another try
+          $("join-name").setAttribute("aria-invalid", "true");
+          $("join-name").focus();
+          $("join-name").select();
+        }
         return;
       }
       store.set(KEY_NAME, name);
@@ -523,6 +537,7 @@ export function createFriends(ctx) {
     $("btn-leave").addEventListener("click", leave);
     $("btn-rematch").addEventListener("click", rematch);
     $("form-join").addEventListener("submit", join);
+    $("join-name").addEventListener("input", () => $("join-name").removeAttribute("aria-invalid"));
     $("join-new").addEventListener("click", () => { $("dlg-join").close(); history.replaceState(null, "", "/"); ctx.openNewGame(); });
     $("dlg-join").addEventListener("cancel", (e) => { if (!S.state) e.preventDefault(); });
     // the browser knows first when the network goes and comes back
@@ -539,6 +554,6 @@ export function createFriends(ctx) {
 
   return {
     wire, translate, buildForm, request, renderSeats, renderWaiting, syncLive, stopLive, liveActive, afterState,
-    openInvite, keepSeat, dropSeat, tables, seatLabel,
+    openInvite, keepSeat, dropSeat, tables, seatLabel, heldSeat: (gameId) => heldSeat(tables(), gameId),
   };
 }

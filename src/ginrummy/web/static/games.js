@@ -1,15 +1,16 @@
 // The browser's games in progress (issue 13, item 5): the list of their {game_id, token} kept in
-// localStorage (model.js rememberGame), the question before "New game" leaves a game in play
-// (keep playing, keep it for later, or resign it), the list of games to resume in the new-game
+// localStorage (model.js rememberGame), the question before "New game" leaves a game in play or a
+// table of people waiting for its start (keep playing or waiting, keep it for later, or resign a
+// game against the computer), the list of games and waiting tables to resume in the new-game
 // dialog, and resigning (POST /api/games/{id}/resign: a lost game, docs/api.md).
 
 import { levelName, presetName } from "./i18n.js";
-import { forgetGameEntry, gameInPlay, rememberGame, scoreRows } from "./model.js";
-import { $, el, toast } from "./page.js";
-import { hasPeople } from "./seats.js";
-import { isVariant, scoringName } from "./variants.js";
+import { forgetGameEntry, rememberGame, resumable, scoreRows } from "./model.js";
+import { $, askConfirm, el, toast } from "./page.js";
+import { hasPeople, isWaiting, seatsOf } from "./seats.js";
+import { isVariant, playerName, scoringName } from "./variants.js";
 import { S, api, detailMessage, store, t } from "./session.js";
-import { deliver, takeSeat } from "./app.js";
+import { deliver, friends, takeSeat } from "./app.js";
 import { openNewGame } from "./dialogs.js";
 
 export const KEY_GAMES = "ginrummy.games";
@@ -28,17 +29,53 @@ export function dropGame(gameId) {
   store.set(KEY_GAMES, forgetGameEntry(games(), gameId));
 }
 
-/** "New game": ask first while a game is in play; else the new-game dialog. */
+/**
+ * "New game": ask first while the table shown is one to come back to (a game in play, or a table
+ * of people waiting for its start: model.js resumable); else the new-game dialog.
+ */
 export function askNewGame() {
-  if (!gameInPlay(S.state) || !S.game) { openNewGame(); return; }
-  const st = S.state;
-  $("leave-text").textContent = t("leave.text", { n: st.hand_number ?? 1 });
-  const canResign = !hasPeople(st);
-  $("leave-resign").hidden = !canResign;
-  $("leave-note").hidden = !canResign;
+  if (!S.game || !resumable(S.state)) { openNewGame(); return; }
+  renderLeave();
   const dlg = $("dlg-leave");
   if (!dlg.open) dlg.showModal();
   $("leave-keep").focus();
+}
+
+/** The question's words for the table shown (again after a change of language). */
+export function renderLeave() {
+  const st = S.state;
+  if (!st) return;
+  const waiting = isWaiting(st);
+  const people = hasPeople(st);
+  const title = waiting ? "leave.title_table" : "leave.title";
+  $("leave-h").dataset.i18n = title;
+  $("leave-h").textContent = t(title);
+  const keep = waiting ? "leave.keep_waiting" : "leave.keep";
+  $("leave-keep").dataset.i18n = keep;
+  $("leave-keep").textContent = t(keep);
+  let text = waiting ? t("leave.waiting", { seats: waitingSeats(st) }) : t("leave.text", { n: st.hand_number ?? 1 });
+  const others = otherPeople(st);
+  if (!waiting && people && others.length) text += ` ${t("leave.people", { names: others.join(t("list.sep", null, ", ")) })}`;
+  $("leave-text").textContent = text;
+  $("leave-resign").hidden = people;
+  $("leave-note").hidden = people;
+}
+
+/** The other people seated at the table of `st` (their display names). */
+function otherPeople(st) {
+  const you = st.you ?? 0;
+  return seatsOf(st).filter((s) => s.kind === "person" && s.seat !== you && !s.left).map((s) => playerName(st, s.seat, t));
+}
+
+/** Who sits at a waiting table and how many seats are open: "You, Bo, Computer (Easy) · 1 seat open". */
+export function waitingSeats(st) {
+  const seats = seatsOf(st);
+  const you = st.you ?? 0;
+  const names = seats.filter((s) => s.kind !== "open").map((s) => (s.seat === you ? t("table.you") : friends.seatLabel(st, s.seat)));
+  const open = seats.filter((s) => s.kind === "open").length;
+  const parts = [names.join(t("list.sep", null, ", "))];
+  if (open) parts.push(t("resume.open_n", { n: open }));
+  return parts.join(" · ");
 }
 
 /** Resign the game `game` ({game_id, token}); its state, or null (a toast said why). */
@@ -71,7 +108,6 @@ function wireLeave() {
   });
 }
 
-/** One line about a game in progress: its variant, the computer's level, the hand, the score. */
 /** Who the person plays against, in words: the other seats' names at a table of people. */
 function opponents(st) {
   if (!hasPeople(st) || !Array.isArray(st.seats)) return t("table.computer");
@@ -81,10 +117,15 @@ function opponents(st) {
   return names.length ? names.join(t("list.sep", null, ", ")) : t("table.computer");
 }
 
+/**
+ * One line about a game in progress: its variant, the computer's level, the hand, the score; at
+ * a table waiting for its start, who has joined and how many seats are open.
+ */
 function gameLine(st) {
   const rules = st.rules || {};
   const what = [isVariant(st) ? scoringName(st.table.scoring, t) : presetName(rules.preset || "standard", t)];
   if (st.level && !hasPeople(st)) what.push(levelName(st.level, t));
+  if (isWaiting(st)) return `${what.join(" · ")} — ${t("resume.waiting", { seats: waitingSeats(st) })}`;
   let where = t("table.hand_no", { n: st.hand_number ?? 1 });
   if (!isVariant(st) && st.score) {
     const sc = scoreRows(st.score, st.you ?? 0);
@@ -108,7 +149,7 @@ export async function renderResumeList() {
       const r = await api("GET", `/api/games/${g.game_id}`, undefined, g.token);
       if (r.status === 404) { dropGame(g.game_id); return null; }
       if (!r.ok || !r.data) return null;
-      if (!gameInPlay(r.data)) { dropGame(g.game_id); return null; }
+      if (!resumable(r.data)) { dropGame(g.game_id); return null; }
       return { g, st: r.data };
     } catch { return null; }
   }));
@@ -121,7 +162,7 @@ export async function renderResumeList() {
     if (!hasPeople(st)) {
       const give = el("button", { type: "button", class: "btn small", "data-testid": "resign-game", text: t("resume.resign") });
       give.addEventListener("click", async () => {
-        if (!window.confirm(t("resume.confirm"))) return;
+        if (!await askConfirm({ title: t("resume.confirm_title"), text: t("resume.confirm_text"), ok: t("resume.resign"), cancel: t("resume.keep") })) return;
         give.disabled = true;
         if (await resign(g)) li.remove();
         else give.disabled = false;

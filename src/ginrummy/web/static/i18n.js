@@ -63,18 +63,28 @@ export function reasonText(reason, t) {
   return t(`reason.${reason.code}`, reason, humanize(reason.code));
 }
 
-/** One event in words, from the person's point of view. */
-export function eventText(ev, you, t, extra = {}) {
-  const who = ev.seat === null || ev.seat === undefined ? "all" : ev.seat === you ? "you" : "opp";
+/**
+ * One move of the log in words, from the person's point of view: the one wording of a move at
+ * every kind of table (against the computer, variants, tables of people), full sentences in the
+ * page's language: "You discarded the 7 of hearts.", "Ayu discarded the jack of clubs.",
+ * "Hand 2: Computer 2 deals.". `opts.n`: the hand's number (the deal's line); `opts.name(seat)`:
+ * another seat's name (variants.js playerName; "Computer" without it). A stock card is named only
+ * when the event carries it (the person's own draw).
+ */
+export function eventText(ev, you, t, opts = {}) {
+  const { name, ...extra } = opts;
+  const who = ev.seat === null || ev.seat === undefined ? "all" : ev.seat === you ? "you" : "other";
+  const nameOf = (seat) => (name && name(seat)) || t("table.computer");
   const params = { ...extra };
   if (ev.card) params.card = cardName(ev.card, t);
   let type = ev.type;
   if (type === "draw_stock" && who === "you" && ev.card) type = "draw_stock_card";
   if (type === "deal") {
-    const dealerYou = ev.dealer === you;
-    return t(dealerYou ? "ev.deal.you" : "ev.deal.opp", params);
+    if (ev.dealer === you) return t("ev.deal.you", params);
+    return t("ev.deal.other", { ...params, name: nameOf(ev.dealer) });
   }
   if (who === "all" || ["dead_hand", "hand_over", "game_over"].includes(type)) return t(`ev.${type}`, params, ev.text || humanize(type));
+  if (who === "other") params.name = nameOf(ev.seat);
   return t(`ev.${who}.${type}`, params, ev.text || humanize(type));
 }
 

@@ -389,3 +389,13 @@ export function forgetGameEntry(list, gameId) {
 export function gameInPlay(state) {
   return !!state && !["game-over", "waiting"].includes(state.phase) && !state.resigned;
 }
+
+/**
+ * Whether the table of `state` is one to come back to: a game in play, or a table of people
+ * waiting for its start (docs/tables.md). "New game" asks first, and the new-game dialog lists it
+ * under the games in progress.
+ */
+export function resumable(state) {
+  if (!state || state.resigned) return false;
+  return gameInPlay(state) || state.phase === "waiting" || !!(state.table && state.table.status === "waiting");
+}

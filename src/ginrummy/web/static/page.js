@@ -147,3 +147,34 @@ export function cardEl(card, t, {
   if (!mini && bottomIndex) e.append(el("span", { class: "idx br", "aria-hidden": "true" }, rank(false), suitSvg(card[1])));
   return e;
 }
+
+/**
+ * Ask before a step that cannot be undone, in the page's own dialog (#dlg-confirm, the house
+ * style, never the browser's `confirm`): `{title, text, ok, cancel}` are its words. Resolves
+ * true for `ok`; false for `cancel`, Escape or a closed dialog. The safe answer has the focus;
+ * the focus goes back where it was when the dialog closes.
+ */
+export function askConfirm({ title, text, ok, cancel }) {
+  const dlg = $("confirm-h").closest("dialog");
+  $("confirm-h").textContent = title;
+  $("confirm-text").textContent = text;
+  $("confirm-ok").textContent = ok;
+  $("confirm-cancel").textContent = cancel;
+  const before = document.activeElement;
+  return new Promise((resolve) => {
+    let answer = false;
+    const yes = () => { answer = true; dlg.close(); };
+    const no = () => dlg.close();
+    const closed = () => {
+      $("confirm-ok").removeEventListener("click", yes);
+      $("confirm-cancel").removeEventListener("click", no);
+      if (before && before.isConnected && typeof before.focus === "function") before.focus();
+      resolve(answer);
+    };
+    $("confirm-ok").addEventListener("click", yes);
+    $("confirm-cancel").addEventListener("click", no);
+    dlg.addEventListener("close", closed, { once: true });
+    if (!dlg.open) dlg.showModal();
+    $("confirm-cancel").focus();
+  });
+}

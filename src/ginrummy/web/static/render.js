@@ -245,6 +245,7 @@ export function fitHand() {
   const gap = parseFloat(cs.getPropertyValue("--group-gap")) || 0;
   const groups = hand.querySelectorAll(".group").length;
   const cw = slots[0].firstElementChild.offsetWidth;
+  if (!cw || !hand.clientWidth) return; // hidden: fitted when it shows (app.js's observer)
   const avail = hand.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 4;
   const natural = n * cw + (groups - 1) * gap;
   let ov = n > 1 ? Math.ceil((natural - avail) / (n - 1)) : 0;

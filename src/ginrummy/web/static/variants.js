@@ -5,7 +5,7 @@
 // is the authority: `constrain` only keeps the menu from offering what the server would refuse.
 // Pure helpers (constrain, playerName, ...) are unit-tested by tests/js/variants.test.mjs.
 
-import { cardName, cardShort, resultHeadline } from "./i18n.js";
+import { cardName, cardShort, eventText, resultHeadline } from "./i18n.js";
 import { el } from "./page.js";
 import { hollywoodFromState, partnershipFromState, threeFromState, renderModel } from "./sheet.js";
 
@@ -22,6 +22,7 @@ export function playerName(st, p, t) {
   if (p === (st.you ?? 0)) return t("table.you");
   const person = Array.isArray(st.seats) ? st.seats.find((s) => s.seat === p && s.kind === "person" && s.name) : null;
   if (person) return person.name;
+  if (Array.isArray(st.seats) && st.seats.some((s) => s.seat === p && s.kind === "open")) return t("friends.open_seat");  // before the start
   const sc = st.table && st.table.scoring;
   if (sc === "three_player") return t("vt.computer_n", { n: p });
   if (sc === "partnership") {
@@ -99,11 +100,12 @@ export function variantHeadline(res, st, t) {
   return t(`vt.result.${res.kind}`, { name: playerName(st, res.winner, t), points: res.points }, `${res.kind}: ${res.points}`);
 }
 
-/** One public event of a deal the person watches or of the other table, in words. */
-export function publicEventText(st, ev, t) {
-  const params = { name: playerName(st, ev.seat, t) };
-  if (ev.card) params.card = cardShort(ev.card, t);
-  return t(`vt.ev.${ev.type}`, params, ev.type);
+/**
+ * One move of the table of `st` in words (i18n.eventText, the one wording of a move), each seat
+ * by its name at this table (playerName): the move log, the live region, the other table's moves.
+ */
+export function moveText(st, ev, t) {
+  return eventText(ev, st.you ?? 0, t, { n: ev.hand ?? st.hand_number, name: (p) => playerName(st, p, t) });
 }
 
 // ------------------------------------------------------------------------------ new-game menu
@@ -235,6 +237,7 @@ export function renderVariantBar(box, st, t) {
   const tb = st.table;
   const sc = st.score || {};
   const kids = [el("b", { class: "vt-name", text: scoringName(tb.scoring, t) })];
+  if (st.phase === "waiting") { box.replaceChildren(...kids); return; }  // no score before the start
   if (tb.scoring === "hollywood") {
     kids.push(el("span", { class: "vt-games" }, (sc.games || []).map((g) => el("span", {
       class: `vt-chip${g.closed_after ? " closed" : ""}`,
@@ -270,12 +273,12 @@ function renderOtherTable(st, t) {
     const bits = [t("vt.other_stock", { n: o.stock_count })];
     if (o.discard_top) bits.push(t("vt.other_top", { card: cardShort(o.discard_top, t) }));
     const last = [...(o.events || [])].reverse().find((e) => e.type !== "deal");
-    if (last) bits.push(t("vt.other_last", { text: publicEventText(st, last, t) }));
+    if (last) bits.push(t("vt.other_last", { text: moveText(st, last, t) }));
     wrap.append(el("span", { text: bits.join(" · ") }));
   }
   if ((o.events || []).length) {
     wrap.append(el("details", { class: "vt-log" }, el("summary", { text: t("vt.other_log") }),
-      el("ol", {}, o.events.map((e) => el("li", { text: publicEventText(st, e, t) })))));
+      el("ol", {}, o.events.map((e) => el("li", { text: moveText(st, e, t) })))));
   }
   return wrap;
 }
