@@ -263,15 +263,20 @@ def play_until(page: Any, phases: tuple[str, ...], max_steps: int = 400, **kw: A
 
 
 def to_discard_phase(page: Any) -> None:
-    """From a new deal, play (passing or discarding, never ending the hand) until the person
-    holds 11 cards."""
+    """From a new deal, play (passing or drawing, never ending the hand) until the person
+    holds 11 cards. The computer may knock before that (the deck is random: now and then it is
+    dealt a hand it knocks with at its first turn): then on to the next hand, up to 5 times."""
+    ended = 0
     for _ in range(60):
         ph = wait_ready(page)
         if ph == "discard":
             return
-        if ph in ("hand-over", "game-over"):
-            raise AssertionError("the hand ended early")
-        if ph == "offer":
+        if ph == "game-over" or (ph == "hand-over" and ended == 5):
+            raise AssertionError(f"the hand ended early ({ended + 1} times)")
+        if ph == "hand-over":
+            ended += 1
+            click_action(page, "[data-testid=next-hand]")
+        elif ph == "offer":
             click_action(page, "[data-testid=pass]")
         else:
             draw(page)
