@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import queue
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -67,6 +68,9 @@ class Stream:
                 c.stream("GET", url, headers={"Authorization": f"Bearer {token}"}) as r:
             self.status = r.status_code
             self._client = c
+            # the socket itself, so that close() drops the connection at once, as a closed tab
+            # does (closing the client alone leaves this thread in its read until the next ping)
+            self._sock = r.extensions["network_stream"].get_extra_info("socket")
             event, ident, data = "message", None, []
             for line in r.iter_lines():
                 if self._stop.is_set():
@@ -101,6 +105,10 @@ class Stream:
     def close(self) -> None:
         """Drop the connection (as a closed tab does)."""
         self._stop.set()
+        sock = getattr(self, "_sock", None)
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
         c = getattr(self, "_client", None)
         if c is not None:
             c.close()
