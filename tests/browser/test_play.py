@@ -199,10 +199,12 @@ def test_keyboard_only_turn(page: Any, server: LiveServer) -> None:
 
 def _last_discard_choice(server: LiveServer) -> dict[str, str] | None:
     """A game (through the API) waiting for the person's R-8.2 choice: only two cards left in the
-    stock, take the last discard only to knock or gin, or pass."""
+    stock, take the last discard only to knock or gin, or pass. No knocking (straight gin,
+    ``knock_limit`` 0): the hands go on to the stock's end far more often (the choice came up in
+    9 of 40 games, against 3 of 40 with knocking; 2026-12-04)."""
     for _ in range(40):
-        d = server.api("POST", "/api/games", body={"level": "easy",
-                                                   "rules": {"dead_hand_rule": "fiftieth_card"}})
+        d = server.api("POST", "/api/games", body={
+            "level": "easy", "rules": {"dead_hand_rule": "fiftieth_card", "knock_limit": 0}})
         st, token = d["state"], d["token"]
         for _ in range(120):
             types = {a["type"] for a in st["legal"]}
@@ -225,8 +227,7 @@ def _last_discard_choice(server: LiveServer) -> dict[str, str] | None:
 def test_last_discard_choice_offers_pass(page: Any, server: LiveServer) -> None:
     """Rule R-8.2 (dead_hand_rule "fiftieth_card"): the page must offer Pass in the draw phase."""
     game = _last_discard_choice(server)
-    if game is None:
-        pytest.skip("no R-8.2 choice came up in 40 games")
+    assert game is not None, "no R-8.2 choice came up in 40 games"
     page.goto(server.base + "/")
     page.evaluate("g => localStorage.setItem('ginrummy.current', JSON.stringify(g))", game)
     page.reload()
