@@ -70,10 +70,10 @@ def test_consistent_reads_while_another_process_saves(stores: Callable[[], Store
     stop = threading.Event()
     errors: list[BaseException] = []
 
-    def writer() -> None:
+    def writer() -> None:  # until the reader has seen enough (not a count of its own)
         try:
             seq = 0
-            while not stop.is_set() and seq < 400:
+            while not stop.is_set() and seq < 20_000:
                 d = DealRow(1, 0, ["AS", "2S"], "salt", "commit", ["draw stock"] * (seq + 1))
                 assert a.save_checked(row.id, seq, {"seq": seq + 1}, [d]) is None
                 seq += 1
@@ -82,20 +82,20 @@ def test_consistent_reads_while_another_process_saves(stores: Callable[[], Store
 
     t = threading.Thread(target=writer)
     t.start()
-    seen = 0
-    deadline = time.monotonic() + 20
+    moments: set[int] = set()  # the seqs the reader saw: reads of many moments of the writing
+    deadline = time.monotonic() + 30
     try:
-        while t.is_alive() and time.monotonic() < deadline:
+        while t.is_alive() and time.monotonic() < deadline and len(moments) < 30:
             got = b.get_game_with_deals(row.id)
             assert got is not None
             g, ds = got
             assert g.seq == len(ds[0].actions), (g.seq, len(ds[0].actions))
-            seen += 1
+            moments.add(g.seq)
     finally:
         stop.set()
         t.join(30)
     assert not errors, errors
-    assert seen > 10
+    assert len(moments) >= 30, sorted(moments)
 
 
 def test_losing_save_gets_the_current_row(stores: Callable[[], Store]) -> None:
