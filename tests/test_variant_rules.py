@@ -1,5 +1,5 @@
 """The variant rules of RULES.md section 9 (O-1..O-6, SG, H, 3P, 4P) and the presets of section 10,
-at the level of a hand, a score sheet and a web table (:class:`ginrummy.web.variants.Match`);
+at the level of a hand, a score sheet and a game of every form (:class:`ginrummy.game.Game`);
 and the coherence of every combination the new-game menu allows (:mod:`ginrummy.variants`).
 The T-cases T-23..T-25 are in tests/test_rules_cases.py and tests/web/test_keeper_api.py; the
 ones of a table are repeated here through the table."""
@@ -16,6 +16,7 @@ import pytest
 
 from ginrummy.cards import card_text, parse_card
 from ginrummy.errors import IllegalActionError, RulesError
+from ginrummy.game import Game
 from ginrummy.hand import HandState, Phase, oklahoma_limit
 from ginrummy.keeper import score_sheet
 from ginrummy.rules import PRESETS, Rules
@@ -28,7 +29,6 @@ from ginrummy.variants import (
     constrain,
     inactive_fields,
 )
-from ginrummy.web.variants import Match
 from hand_helpers import deal, make_deck, play
 
 OKLA = Rules.preset("oklahoma")
@@ -133,28 +133,29 @@ def test_H_each_win_enters_every_game_with_an_entry_and_opens_one() -> None:
     assert h.add_result(None, 0) == []
 
 
-def test_H_through_the_web_table_dealer_rotation_and_closed_games() -> None:
+def test_H_through_the_game_dealer_rotation_and_closed_games() -> None:
     rules = Rules.preset("pagat", target=300)
-    m = Match("hollywood", rules, 0)
+    m = Game(rules, 0, "hollywood")
     reference = HollywoodSheet(rules)
     while not m.is_over:
-        (hand, table, players, dealer), = m.next_plan()
+        (plan,) = m.next_deals()
+        hand, table, players, dealer = plan.hand, plan.table, plan.players, plan.dealer
         assert (table, players) == (0, (0, 1))
         i = len(m.deals)
-        m.add_deal(gin_deck())
+        m.new_hand(gin_deck())
         if hand % 4 == 0:
-            run_dead(m.deals[i], lambda a, i=i: m.apply(i, a))
+            run_dead(m.deals[i], lambda a, i=i: m.apply(a, i))
             reference.add_result(None, 0, kind="dead")
-            assert m.next_plan()[0][3] == dealer  # R-9.2: same dealer after a dead hand
+            assert m.next_deals()[0].dealer == dealer  # R-9.2: same dealer after a dead hand
             continue
         for a in WIN_ACTIONS:
-            m.apply(i, a)
+            m.apply(a, i)
         w = m.winner_of(i)
         assert w == 1 - dealer  # the non-dealer went gin
         into = reference.add_result(w, m.deals[i].outcome.points)  # type: ignore[union-attr]
         assert m.entered[i] == [g + 1 for g in into]
         if not m.is_over:
-            assert m.next_plan()[0][3] == w  # R-9.1: the winner deals next (pagat)
+            assert m.next_deals()[0].dealer == w  # R-9.1: the winner deals next (pagat)
     assert all(g.is_closed for g in m.sheet.games)  # H: the match ends when all 3 closed
     assert [g.hand_points for g in m.sheet.games] == [g.hand_points for g in reference.games]
     assert m.sheet.hands[3].kind == "dead"
@@ -173,23 +174,24 @@ def test_H_5_worked_example_on_the_keeper() -> None:
 # ------------------------------------------------------------------------------ three players
 def test_3P_dealer_sits_out_loser_deals_dead_hand_keeps_dealer_and_pair() -> None:
     rules = Rules.preset("standard", target=300)
-    m = Match("three_player", rules, 2)
+    m = Game(rules, 2, "three_player")
     seen = []
     for n in range(7):
-        (hand, _t, players, engine_dealer), = m.next_plan()
+        (plan,) = m.next_deals()
+        players, engine_dealer = plan.players, plan.dealer
         d = m.sheet.dealer
         assert d not in players and sorted([*players, d]) == [0, 1, 2]
         # the player on the dealer's left is dealt to first: the engine's non-dealer
         assert players[1 - engine_dealer] == (d + 1) % 3
         i = len(m.deals)
-        m.add_deal(gin_deck())
-        assert m.seatings[i].dealer == d and m.seatings[i].person_plays == (d != 0)
+        m.new_hand(gin_deck())
+        assert m.seatings[i].dealer == d and m.seatings[i].plays(0) == (d != 0)
         if n == 3:
-            run_dead(m.deals[i], lambda a, i=i: m.apply(i, a))
+            run_dead(m.deals[i], lambda a, i=i: m.apply(a, i))
             assert m.sheet.dealer == d and m.sheet.players == players
             continue
         for a in WIN_ACTIONS:
-            m.apply(i, a)
+            m.apply(a, i)
         w = m.winner_of(i)
         loser = players[0] if players[1] == w else players[1]
         assert w == (d + 1) % 3 and m.sheet.dealer == loser  # 3P: the loser deals next
@@ -198,67 +200,67 @@ def test_3P_dealer_sits_out_loser_deals_dead_hand_keeps_dealer_and_pair() -> Non
 
 
 def test_3P_game_end_settles_against_each_opponent_shutout_per_opponent() -> None:
-    m = Match("three_player", Rules.preset("standard", target=200), 2)
+    m = Game(Rules.preset("standard", target=200), 2, "three_player")
     while not m.is_over:
         i = len(m.deals)
-        m.add_deal(gin_deck())
+        m.new_hand(gin_deck())
         for a in WIN_ACTIONS:
-            m.apply(i, a)
+            m.apply(a, i)
     w = m.sheet.winner
     st = m.sheet.settlements()
     assert sorted(st) == sorted(p for p in range(3) if p != w)
     for opp, f in st.items():
         assert f.shutout == (m.sheet.hand_points[opp] == 0)
-    winner, margin = m.person_result()
-    assert winner == (0 if w == 0 else 1) and margin == sum(f.margin for f in st.values())
+    assert m.winners() == (w,) and m.winner == w
+    assert m.margin() == sum(f.margin for f in st.values())
 
 
 # ------------------------------------------------------------------------------- partnership
 def test_4P_two_tables_opponents_switch_team_net_one_box_dead_table_counts_nothing() -> None:
     rules = Rules.preset("partnership")
     assert rules.target == 125 and rules.game_bonus == 100
-    m = Match("partnership", rules, 0)
-    plan = m.next_plan()
-    assert [(p[1], p[2]) for p in plan] == [(0, (0, 1)), (1, (2, 3))]
+    m = Game(rules, 0, "partnership")
+    plan = m.next_deals()
+    assert [(p.table, p.players) for p in plan] == [(0, (0, 1)), (1, (2, 3))]
     # hand 1: A (non-dealer at table 0) goes gin; table 1 is dead
-    m.add_deal(gin_deck(), 1)
-    m.add_deal(gin_deck(), 0)
+    m.new_hand(gin_deck(), 1)
+    m.new_hand(gin_deck(), 0)
     for a in WIN_ACTIONS:
-        m.apply(0, a)
+        m.apply(a, 0)
     assert m.sheet.tables == []  # settled only when both tables are over
-    run_dead(m.deals[1], lambda a: m.apply(1, a))
+    run_dead(m.deals[1], lambda a: m.apply(a, 1))
     assert m.sheet.tables[0] == ((0, 105), (None, 0))
     assert m.sheet.game.hand_points == [105, 0] and m.sheet.game.boxes == [1, 0]
     # hand 2: opponents switch (A-D, C-B); both tables won by the team B+D / A+C
-    assert [p[2] for p in m.next_plan()] == list(partnership_pairings(2))
-    m.add_deal(gin_deck(), 1)  # A-D: D (seat 1) deals, A is the non-dealer and wins 105
-    m.add_deal(gin_deck(), 0)  # C-B: C (seat 0) deals, B is the non-dealer and wins 105
+    assert [p.players for p in m.next_deals()] == list(partnership_pairings(2))
+    m.new_hand(gin_deck(), 1)  # A-D: D (seat 1) deals, A is the non-dealer and wins 105
+    m.new_hand(gin_deck(), 0)  # C-B: C (seat 0) deals, B is the non-dealer and wins 105
     for i in (2, 3):
         for a in WIN_ACTIONS:
-            m.apply(i, a)
+            m.apply(a, i)
     assert m.winner_of(2) == 0 and m.winner_of(3) == 1
     assert m.sheet.game.hands[-1].kind == "tie"  # a net tie scores nothing
     assert m.sheet.game.hand_points == [105, 0] and m.sheet.game.boxes == [1, 0]
     # hand 3: A+C win both tables: the sum; 210 + 105 >= 125 ends the game
-    m.add_deal(gin_deck(), 1)
-    m.add_deal(gin_deck(), 1)
+    m.new_hand(gin_deck(), 1)
+    m.new_hand(gin_deck(), 1)
     for i in (4, 5):
         for a in WIN_ACTIONS:
-            m.apply(i, a)
+            m.apply(a, i)
     assert m.is_over and m.sheet.game.hand_points == [315, 0]
     f = m.sheet.final()
     assert f.winner == 0 and f.shutout and f.boxes == (2, 0)
     with pytest.raises(IllegalActionError):
-        m.add_deal(gin_deck(), 0)
+        m.new_hand(gin_deck(), 0)
 
 
 def test_4P_the_pair_cuts_for_the_deal() -> None:
-    m = Match("partnership", Rules.preset("partnership"), 0)
+    m = Game(Rules.preset("partnership"), 0, "partnership")
     with pytest.raises(IllegalActionError, match="cuts"):
-        m.add_deal(gin_deck())
-    m.add_deal(gin_deck(), 1)
+        m.new_hand(gin_deck())
+    m.new_hand(gin_deck(), 1)
     assert m.seatings[0].dealer == 1 and m.deals[0].dealer == 1
-    m.add_deal(gin_deck(), 0)
+    m.new_hand(gin_deck(), 0)
     assert m.seatings[1].dealer == 2
 
 

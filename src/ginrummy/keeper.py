@@ -323,8 +323,10 @@ def _standard(rules: Rules, names: list[str], hands: list[Any], fd: int,
         g.add_result(w, p, kind=kind, boxes=boxes)
         lines.append({"number": i, "winner": None if w is None else names[w], "points": p,
                       "kind": kind, "running": dict(zip(names, g.hand_points, strict=True))})
+    dealer = g.dealer
+    assert dealer is not None  # two players: a dealer seat
     out.update(hands=lines, over=g.is_over, games=[_final_json(g.final(), names)],
-               next=None if g.is_over else {"dealer": names[g.dealer], "players": names})
+               next=None if g.is_over else {"dealer": names[dealer], "players": names})
     out["totals"] = dict(zip(names, g.final().totals, strict=True))
     return out
 

@@ -1,6 +1,12 @@
-"""Score sheets of the variants that are more than one game to the target (RULES.md section 9):
-Hollywood (H), three players (3P) and partnership (4P). Each takes hand results (who won, how many
-points) in order, so it serves both engine-played deals and games played with real cards.
+"""Score sheets: one :class:`Sheet` protocol and one registry (:data:`SHEETS`) for every
+scoring of RULES.md sections 8 and 9: ``standard`` (one game to the target), ``hollywood`` (H),
+``three_player`` (3P) and ``partnership`` (4P). A sheet takes hand results (who won, how many
+points) in order, so it serves engine-played deals (:class:`ginrummy.game.Game`), games played
+with real cards (:mod:`ginrummy.keeper`), records and the server alike.
+
+Players are numbered from 0 (the table's seats). Each sheet also has its own entry point that
+takes plain results (``add_result`` / ``add_hand``), as a paper sheet would; :meth:`Sheet.enter`
+takes the :class:`DealResult` of the deals of one hand, whatever the scoring.
 
 >>> h = HollywoodSheet(Rules.preset("pagat"))
 >>> for w, p in [(0, 18), (1, 12), (0, 25), (1, 30), (0, 15), (0, 22), (1, 20), (0, 25)]:
@@ -9,18 +15,129 @@ points) in order, so it serves both engine-played deals and games played with re
 [[105, 62], [87, 50], [62, 20]]
 >>> h.final(0).totals
 (305, 122)
+>>> s = new_sheet("partnership", Rules.preset("partnership"))
+>>> s.sides, s.enter([DealResult((0, 1), 1, "gin", 0, 40), DealResult((2, 3), 2, "knock", 3, 9)])
+(((0, 2), (1, 3)), 0)
+>>> s.progress(2), s.progress(1)
+(31, 0)
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar, Protocol
 
 from .errors import IllegalActionError
-from .game import FinalScore, Game, HandSummary, settle
 from .rules import Rules
 
-__all__ = ["HollywoodSheet", "HollywoodGame", "ThreePlayerSheet", "PartnershipSheet",
-           "partnership_pairings"]
+__all__ = ["Sheet", "SHEETS", "new_sheet", "DealResult", "HandSummary", "FinalScore", "settle",
+           "StandardSheet", "HollywoodSheet", "HollywoodGame", "ThreePlayerSheet",
+           "PartnershipSheet", "partnership_pairings", "side_of"]
+
+
+# ---------------------------------------------------------------------------------- results
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """One finished deal on the score sheet.
+
+    ``kind``: knock | gin | big_gin | undercut | tie | dead; ``winner``: seat or ``None``;
+    ``points``: hand points scored; ``boxes``: boxes earned (R-10.6 extras included).
+    """
+
+    number: int
+    dealer: int
+    kind: str
+    winner: int | None
+    points: int
+    boxes: int
+    knocker: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """One deal's result as a sheet takes it, in players (the table's seats).
+
+    :ivar players: the two players of the deal, at its engine seats 0 and 1.
+    :ivar dealer: the player who dealt (three players: the one who sat out).
+    :ivar kind: knock | gin | big_gin | undercut | tie | dead.
+    :ivar winner: the player who scored, or ``None`` (dead hand, unscored tie).
+    :ivar points: hand points the winner scores (0 without a winner).
+    :ivar boxes: boxes the winner earns (R-10.6 extras included; 0 without a winner).
+    :ivar knocker: the player who knocked or went gin, or ``None``.
+    """
+
+    players: tuple[int, int]
+    dealer: int
+    kind: str
+    winner: int | None
+    points: int
+    boxes: int = 1
+    knocker: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FinalScore:
+    """End-of-game settlement (R-10.2..R-10.5); every tuple is indexed by seat, in points.
+
+    ``totals`` are (0, 0) while the game is not over.
+    """
+
+    winner: int | None
+    hand_points: tuple[int, int]
+    boxes: tuple[int, int]
+    box_points: tuple[int, int]
+    game_bonus: int
+    shutout: bool
+    shutout_rule: str
+    totals: tuple[int, int]
+
+    @property
+    def margin(self) -> int:
+        """Winner's total minus loser's total (R-10.5)."""
+        if self.winner is None:
+            return 0
+        return self.totals[self.winner] - self.totals[1 - self.winner]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "winner": self.winner, "hand_points": list(self.hand_points),
+            "boxes": list(self.boxes), "box_points": list(self.box_points),
+            "game_bonus": self.game_bonus, "shutout": self.shutout,
+            "shutout_rule": self.shutout_rule, "totals": list(self.totals), "margin": self.margin,
+        }
+
+
+def settle(rules: Rules, hand_points: tuple[int, int], boxes: tuple[int, int],
+           winner: int | None, shutout: bool) -> FinalScore:
+    """Settle a two-party game (R-10.2..R-10.5): ``winner`` gets the game bonus; ``shutout``
+    (the loser scored nothing; in Hollywood: has no entry) applies ``rules.shutout``.
+
+    >>> settle(Rules.preset("pagat"), (105, 0), (3, 0), 0, True).totals
+    (365, 0)
+    """
+    r = rules
+    hp = hand_points
+    bx = boxes
+    bp = (bx[0] * r.box_bonus, bx[1] * r.box_bonus)
+    w = winner
+    if w is None:
+        return FinalScore(None, hp, bx, bp, 0, False, r.shutout, (0, 0))
+    loser = 1 - w
+    shutout = shutout and r.shutout != "none"
+    bonus = r.game_bonus
+    win_hp = hp[w]
+    if shutout and r.shutout == "flat":
+        bonus *= 2
+    if shutout and r.shutout == "double_hand_points":
+        win_hp *= 2
+    win_total = win_hp + bp[w] + bonus
+    if shutout and r.shutout == "double_total":
+        win_total *= 2
+    totals = [0, 0]
+    totals[w] = win_total
+    totals[loser] = hp[loser] + bp[loser]
+    return FinalScore(w, hp, bx, bp, bonus, shutout, r.shutout, (totals[0], totals[1]))
 
 
 def _check_result(winner: int | None, points: int, seats: int) -> None:
@@ -30,6 +147,128 @@ def _check_result(winner: int | None, points: int, seats: int) -> None:
         raise IllegalActionError(f"points must be a whole number >= 0, not {points!r}")
     if winner is None and points:
         raise IllegalActionError("a dead hand scores no points")
+
+
+def _progress(rules: Rules, points: int, boxes: int) -> int:
+    """Points that count toward the target (R-10.1)."""
+    return points + (boxes * rules.box_bonus if rules.boxes_count_toward_target else 0)
+
+
+# ---------------------------------------------------------------------------------- protocol
+class Sheet(Protocol):
+    """What every score sheet offers (:data:`SHEETS`).
+
+    ``seats`` players sit at the table; ``sides`` are the parties that win or lose together
+    (a player each, or the two partnership teams); ``deals_per_hand`` deals make one hand.
+    """
+
+    scoring: ClassVar[str]
+    seats: ClassVar[int]
+    deals_per_hand: ClassVar[int]
+    rules: Rules
+
+    @property
+    def is_over(self) -> bool:
+        """True when the game (the match: Hollywood's three games) is over."""
+        ...
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """The players of each side, by side number."""
+        ...
+
+    def enter(self, results: Sequence[DealResult]) -> int | None:
+        """Enter one hand's deals (``deals_per_hand`` of them, in table order). Returns the
+        side that scored, or ``None``.
+
+        :raises IllegalActionError: the game is over, or a result that cannot be (a winner who
+            did not play, negative points...); the sheet is unchanged."""
+        ...
+
+    def progress(self, player: int) -> int:
+        """The points toward the target that matter now for ``player``'s side (Hollywood: in
+        the first open game), R-10.1."""
+        ...
+
+    def winners(self) -> tuple[int, ...]:
+        """The players who won the game once it is over (a team's two partners); ``()``
+        while it goes on, or on a tie (Hollywood's totals may tie)."""
+        ...
+
+    def totals(self) -> tuple[int, ...]:
+        """The settled totals per side (R-10.5; Hollywood: the sum over its closed games);
+        zeros while nothing is settled."""
+        ...
+
+
+# ---------------------------------------------------------------------------------- standard
+@dataclass
+class StandardSheet:
+    """One game to the target between two players (RULES.md section 8): hand points, boxes,
+    game bonus, shutout. The dealer rotation is the game's (:class:`ginrummy.game.Game`)."""
+
+    scoring: ClassVar[str] = "standard"
+    seats: ClassVar[int] = 2
+    deals_per_hand: ClassVar[int] = 1
+    sides: ClassVar[tuple[tuple[int, ...], ...]] = ((0,), (1,))
+
+    rules: Rules
+    hand_points: list[int] = field(default_factory=lambda: [0, 0])
+    boxes: list[int] = field(default_factory=lambda: [0, 0])
+    hands: list[HandSummary] = field(default_factory=list)
+    winner: int | None = None
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    def add_result(self, winner: int | None, points: int, *, kind: str | None = None,
+                   boxes: int | None = None, knocker: int | None = None,
+                   dealer: int = 0) -> None:
+        """Enter one deal: ``winner`` None = dead hand (or an unscored tie); ``boxes``
+        defaults to 1 for a winner. Ends the game at the target (R-10.1).
+
+        :raises IllegalActionError: the game is over, or a bad winner/points value.
+        """
+        if self.is_over:
+            raise IllegalActionError("the game is over", "game_over")
+        if points < 0 or (winner is None and points):
+            raise IllegalActionError("a hand scores a non-negative amount for its winner only")
+        if winner not in (0, 1, None):
+            raise IllegalActionError(f"winner must be seat 0 or 1 or none, not {winner!r}")
+        if kind is None:
+            kind = "dead" if winner is None else "knock"
+        if boxes is None:
+            boxes = 0 if winner is None else 1
+        self.hands.append(HandSummary(len(self.hands) + 1, dealer, kind, winner, points, boxes,
+                                      knocker))
+        if winner is None:
+            return
+        self.hand_points[winner] += points
+        self.boxes[winner] += boxes
+        if self.progress(winner) >= self.rules.target:
+            self.winner = winner
+
+    def enter(self, results: Sequence[DealResult]) -> int | None:
+        (r,) = results
+        self.add_result(r.winner, r.points, kind=r.kind, boxes=r.boxes if r.winner is not None
+                        else 0, knocker=r.knocker, dealer=r.dealer)
+        return r.winner
+
+    def progress(self, player: int) -> int:
+        return _progress(self.rules, self.hand_points[player], self.boxes[player])
+
+    def final(self) -> FinalScore:
+        """The settlement: game bonus, boxes, shutout (R-10.2..R-10.5)."""
+        hp = (self.hand_points[0], self.hand_points[1])
+        shutout = self.winner is not None and hp[1 - self.winner] == 0
+        return settle(self.rules, hp, (self.boxes[0], self.boxes[1]), self.winner, shutout)
+
+    def winners(self) -> tuple[int, ...]:
+        return () if self.winner is None else (self.winner,)
+
+    def totals(self) -> tuple[int, ...]:
+        return self.final().totals
 
 
 # ------------------------------------------------------------------------------------- Hollywood
@@ -61,6 +300,11 @@ class HollywoodSheet:
     its own boxes (wins entered in it), shutout = the loser has no entry in it.
     """
 
+    scoring: ClassVar[str] = "hollywood"
+    seats: ClassVar[int] = 2
+    deals_per_hand: ClassVar[int] = 1
+    sides: ClassVar[tuple[tuple[int, ...], ...]] = ((0,), (1,))
+
     rules: Rules
     games: list[HollywoodGame] = field(default_factory=lambda: [HollywoodGame() for _ in range(3)])
     hands: list[HandSummary] = field(default_factory=list)
@@ -71,7 +315,7 @@ class HollywoodSheet:
         return all(g.is_closed for g in self.games)
 
     def add_result(self, winner: int | None, points: int, *, kind: str | None = None,
-                   boxes: int = 1) -> list[int]:
+                   boxes: int = 1, dealer: int = 0, knocker: int | None = None) -> list[int]:
         """Enter one hand. Returns the indexes of the games the points went into.
 
         :raises IllegalActionError: the match is over, or a bad winner/points value.
@@ -80,8 +324,10 @@ class HollywoodSheet:
             raise IllegalActionError("the Hollywood match is over", "sheet_over")
         _check_result(winner, points, 2)
         number = len(self.hands) + 1
-        self.hands.append(HandSummary(number, 0, kind or ("dead" if winner is None else "knock"),
-                                      winner, points, boxes if winner is not None else 0))
+        self.hands.append(HandSummary(number, dealer,
+                                      kind or ("dead" if winner is None else "knock"),
+                                      winner, points, boxes if winner is not None else 0,
+                                      knocker))
         if winner is None:
             return []
         into = []
@@ -94,15 +340,19 @@ class HollywoodSheet:
             g.boxes[winner] += boxes
             g.lines.append((number, winner, points))
             into.append(i)
-            prog = g.hand_points[winner]
-            if self.rules.boxes_count_toward_target:
-                prog += g.boxes[winner] * self.rules.box_bonus
-            if prog >= self.rules.target:
+            if _progress(self.rules, g.hand_points[winner], g.boxes[winner]) \
+                    >= self.rules.target:
                 g.closed_at = number
                 g.winner = winner
             if opened:
                 break
         return into
+
+    def enter(self, results: Sequence[DealResult]) -> int | None:
+        (r,) = results
+        self.add_result(r.winner, r.points if r.winner is not None else 0, kind=r.kind,
+                        boxes=max(r.boxes, 1), dealer=r.dealer, knocker=r.knocker)
+        return r.winner
 
     def final(self, index: int) -> FinalScore:
         """Settlement of game ``index`` (0..2); totals are (0, 0) while it is open."""
@@ -122,6 +372,18 @@ class HollywoodSheet:
                 t[1] += f.totals[1]
         return (t[0], t[1])
 
+    def progress(self, player: int) -> int:
+        for g in self.games:
+            if not g.is_closed:
+                return _progress(self.rules, g.hand_points[player], g.boxes[player])
+        return 0
+
+    def winners(self) -> tuple[int, ...]:
+        if not self.is_over:
+            return ()
+        t = self.totals()
+        return () if t[0] == t[1] else ((0,) if t[0] > t[1] else (1,))
+
 
 # ---------------------------------------------------------------------------------- three players
 @dataclass
@@ -133,6 +395,11 @@ class ThreePlayerSheet:
     :param first_dealer: the player (0..2) who cut lowest (chosen by the caller).
     """
 
+    scoring: ClassVar[str] = "three_player"
+    seats: ClassVar[int] = 3
+    deals_per_hand: ClassVar[int] = 1
+    sides: ClassVar[tuple[tuple[int, ...], ...]] = ((0,), (1,), (2,))
+
     rules: Rules
     first_dealer: int = 0
     dealer: int = field(init=False)
@@ -143,7 +410,7 @@ class ThreePlayerSheet:
     winner: int | None = None
 
     def __post_init__(self) -> None:
-        if self.first_dealer not in (0, 1, 2):
+        if self.first_dealer not in (0, 1, 2) or isinstance(self.first_dealer, bool):
             raise IllegalActionError("first_dealer must be player 0, 1 or 2")
         self.dealer = self.first_dealer
 
@@ -158,7 +425,7 @@ class ThreePlayerSheet:
         return (a, b)
 
     def add_result(self, winner: int | None, points: int, *, kind: str | None = None,
-                   boxes: int = 1) -> None:
+                   boxes: int = 1, knocker: int | None = None) -> None:
         """Enter the current hand: ``winner`` must be one of :attr:`players`, or None (dead).
 
         :raises IllegalActionError: over, or a winner who did not play this hand.
@@ -172,18 +439,27 @@ class ThreePlayerSheet:
         self.pairs.append(pair)
         self.hands.append(HandSummary(len(self.hands) + 1, self.dealer,
                                       kind or ("dead" if winner is None else "knock"), winner,
-                                      points, boxes if winner is not None else 0))
+                                      points, boxes if winner is not None else 0, knocker))
         if winner is None:
             return
         loser = pair[0] if pair[1] == winner else pair[1]
         self.hand_points[winner] += points
         self.boxes[winner] += boxes
         self.dealer = loser
-        prog = self.hand_points[winner]
-        if self.rules.boxes_count_toward_target:
-            prog += self.boxes[winner] * self.rules.box_bonus
-        if prog >= self.rules.target:
+        if self.progress(winner) >= self.rules.target:
             self.winner = winner
+
+    def enter(self, results: Sequence[DealResult]) -> int | None:
+        (r,) = results
+        if tuple(sorted(r.players)) != self.players or r.dealer != self.dealer:
+            raise IllegalActionError(f"players {list(self.players)} play this hand, dealt by "
+                                     f"player {self.dealer} (3P)")
+        self.add_result(r.winner, r.points if r.winner is not None else 0, kind=r.kind,
+                        boxes=max(r.boxes, 1), knocker=r.knocker)
+        return r.winner
+
+    def progress(self, player: int) -> int:
+        return _progress(self.rules, self.hand_points[player], self.boxes[player])
 
     def settlements(self) -> dict[int, FinalScore]:
         """At game end, the winner's settlement against each opponent (shutout judged per
@@ -198,6 +474,24 @@ class ThreePlayerSheet:
             out[o] = settle(self.rules, (self.hand_points[w], self.hand_points[o]),
                             (self.boxes[w], self.boxes[o]), 0, self.hand_points[o] == 0)
         return out
+
+    def winners(self) -> tuple[int, ...]:
+        return () if self.winner is None else (self.winner,)
+
+    def totals(self) -> tuple[int, ...]:
+        """Per player, once the game is over: hand points + boxes x box bonus, and the game
+        bonus to the winner (the score keeper's totals; each settlement against one opponent,
+        shutout included, is :meth:`settlements`); zeros while the game goes on."""
+        w = self.winner
+        if w is None:
+            return (0, 0, 0)
+        return tuple(self.hand_points[p] + self.boxes[p] * self.rules.box_bonus
+                     + (self.rules.game_bonus if p == w else 0) for p in range(3))
+
+    @property
+    def margin(self) -> int:
+        """At the end: the winner's margins over each opponent, summed (0 while going on)."""
+        return sum(f.margin for f in self.settlements().values())
 
 
 # ----------------------------------------------------------------------------------- partnership
@@ -214,15 +508,21 @@ class PartnershipSheet:
     """Partnership (4P): each hand is two two-player games; each team adds its players' winning
     scores, the team with more scores the difference, a net tie scores nothing, one box to the
     net winner; team 0 = A+C (players 0, 2), team 1 = B+D (players 1, 3). A dead table counts
-    nothing. Uses the rules' target (125 for the ``partnership`` preset) and game bonus."""
+    nothing. Uses the rules' target (125 for the ``partnership`` preset) and game bonus; the
+    teams' tally is a :class:`StandardSheet` (``game``: seats = teams)."""
+
+    scoring: ClassVar[str] = "partnership"
+    seats: ClassVar[int] = 4
+    deals_per_hand: ClassVar[int] = 2
+    sides: ClassVar[tuple[tuple[int, ...], ...]] = ((0, 2), (1, 3))
 
     rules: Rules
-    game: Game = field(init=False)
+    game: StandardSheet = field(init=False)
     tables: list[tuple[tuple[int | None, int], tuple[int | None, int]]] = field(
         default_factory=list)
 
     def __post_init__(self) -> None:
-        self.game = Game(self.rules, 0)
+        self.game = StandardSheet(self.rules)
 
     @property
     def is_over(self) -> bool:
@@ -254,5 +554,57 @@ class PartnershipSheet:
         self.game.add_result(t, abs(team[0] - team[1]))
         return t
 
+    def enter(self, results: Sequence[DealResult]) -> int | None:
+        first, second = results
+        pairs = partnership_pairings(len(self.tables) + 1)
+        for r, pair in zip((first, second), pairs, strict=True):
+            if r.players not in (pair, pair[::-1]):
+                raise IllegalActionError(f"players {list(pair)} play at this table (4P)")
+        return self.add_hand((first.winner, first.points if first.winner is not None else 0),
+                             (second.winner, second.points if second.winner is not None else 0))
+
+    def progress(self, player: int) -> int:
+        return self.game.progress(player % 2)
+
     def final(self) -> FinalScore:
+        """The teams' settlement (seats of the result = teams 0 and 1)."""
         return self.game.final()
+
+    def winners(self) -> tuple[int, ...]:
+        w = self.game.winner
+        return () if w is None else (w, w + 2)
+
+    def totals(self) -> tuple[int, ...]:
+        return self.game.final().totals
+
+
+#: every scoring's sheet, by name (RULES.md 8, H, 3P, 4P).
+SHEETS: dict[str, type[StandardSheet] | type[HollywoodSheet] | type[ThreePlayerSheet]
+             | type[PartnershipSheet]] = {
+    "standard": StandardSheet, "hollywood": HollywoodSheet, "three_player": ThreePlayerSheet,
+    "partnership": PartnershipSheet,
+}
+
+
+def new_sheet(scoring: str, rules: Rules, first_dealer: int = 0) -> Sheet:
+    """A new sheet of ``scoring`` (:data:`SHEETS`); ``first_dealer`` matters to three players
+    only (the player who cut lowest).
+
+    :raises IllegalActionError: an unknown scoring, or a bad first dealer.
+    """
+    if scoring == "three_player":
+        return ThreePlayerSheet(rules, first_dealer)
+    cls = SHEETS.get(scoring)
+    if cls is None:
+        raise IllegalActionError(f"unknown scoring {scoring!r}; scorings: {', '.join(SHEETS)}")
+    return cls(rules)
+
+
+def side_of(sheet: Sheet, player: int) -> int:
+    """The side (:attr:`Sheet.sides`) ``player`` belongs to.
+
+    :raises IllegalActionError: no such player at the table."""
+    for i, side in enumerate(sheet.sides):
+        if player in side:
+            return i
+    raise IllegalActionError(f"no player {player!r} at this table")

@@ -1,0 +1,120 @@
+"""The one loop that lets computer players move, at a table of any form
+(:class:`~ginrummy.game.Game`): :func:`advance` moves them until a person is to act (the server,
+the environment), :func:`play_game` plays a whole game of computers (the tournament).
+
+Each computer decides from its own :class:`~ginrummy.views.PlayerView` of its deal and a
+:class:`~ginrummy.bots.base.Context` (its random source and the score it weighs), nothing else.
+Where two deals are in play at once (a partnership hand's two tables), the computers of both
+move in turn, one action per deal per round, so the order of play is fixed by the game alone.
+
+>>> import random
+>>> from ginrummy.rules import Rules
+>>> from ginrummy.bots import make_bot
+>>> g = Game(Rules.preset("standard"), first_dealer=0, scoring="three_player")
+>>> bots = [make_bot("simple") for _ in range(3)]
+>>> rngs = [random.Random(p) for p in range(3)]
+>>> decks = random.Random(7)
+>>> def deck(i):
+...     d = list(range(52)); decks.shuffle(d); return d
+>>> _ = play_game(g, bots, rngs, deck)
+>>> g.is_over, len(g.winners())
+(True, 1)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from ..actions import Action
+from ..game import Game
+from ..views import view_of
+from .base import Bot, Context
+
+__all__ = ["advance", "play_game", "context_of", "MAX_MOVES", "MAX_DEALS",
+           "MAX_ACTIONS_PER_DEAL", "GameAbandoned"]
+
+#: the most computer moves one :func:`advance` makes before it gives up (a deal has ~60 actions;
+#: two tables at once ~120).
+MAX_MOVES: Final = 1000
+#: :func:`play_game` abandons a game that has not ended after this many deals ...
+MAX_DEALS: Final = 400
+#: ... or whose deal has gone on for this many actions (two players trading face-up cards).
+MAX_ACTIONS_PER_DEAL: Final = 3000
+
+#: ``on_action(deal index, player, action)``: called after each computer action is applied.
+OnAction = Callable[[int, int, Action], None]
+
+
+class GameAbandoned(RuntimeError):
+    """Computers that do not finish a deal (only absurd players get there)."""
+
+
+def context_of(game: Game, index: int, rng: random.Random) -> Context:
+    """The context of the player to act in deal ``index``: ``rng`` and the score that deal's
+    two engine seats play to (:meth:`ginrummy.game.Game.score_of`)."""
+    points, target = game.score_of(index)
+    return Context(rng, points, target)
+
+
+def _move(game: Game, index: int, bot: Bot, rng: random.Random) -> Action:
+    h = game.deals[index]
+    action = bot.choose(view_of(h, h.current), context_of(game, index, rng))
+    game.apply(action, index)
+    return action
+
+
+def advance(game: Game, players: Sequence[Bot | None], rngs: Sequence[random.Random], *,
+            on_action: OnAction | None = None, limit: int = MAX_MOVES) -> list[tuple[int, int]]:
+    """Let the computers move in every deal in play while one of them is to act.
+
+    :param players: per player (seat 0..seats-1), its :class:`Bot`, or ``None`` for a person.
+    :param rngs: per player, the random source its bot draws from (seeded by the caller).
+    :returns: ``(deal index, player)`` of every person now to act (``[]``: no deal in play).
+    :raises GameAbandoned: more than ``limit`` moves without a person to act or the deals'
+        end (the moves made are kept).
+    """
+    moves = 0
+    while True:
+        moved = False
+        for i, p in game.to_act():
+            bot = players[p]
+            if bot is None:
+                continue
+            action = _move(game, i, bot, rngs[p])
+            moved = True
+            moves += 1
+            if on_action is not None:
+                on_action(i, p, action)
+            if moves > limit:
+                raise GameAbandoned(f"the computers made {moves} moves without an end")
+        if not moved:
+            return game.to_act()
+
+
+def play_game(game: Game, players: Sequence[Bot], rngs: Sequence[random.Random],
+              deck: Callable[[int], Sequence[int]], cut: Callable[[int], int] | None = None, *,
+              on_action: OnAction | None = None, max_deals: int = MAX_DEALS,
+              max_actions_per_deal: int = MAX_ACTIONS_PER_DEAL) -> Game:
+    """Play ``game`` to its end with a computer in every seat.
+
+    :param deck: ``deck(i)`` gives deal ``i``'s deck (0-based deal index; 52 card ints).
+    :param cut: ``cut(i)`` gives deal ``i``'s dealer seat where the pair cuts for the deal
+        (partnership, R-2.1); by default a draw from a generator seeded with ``i``.
+    :returns: ``game`` itself, over unless abandoned (:attr:`~ginrummy.game.Game.is_over`
+        False: more than ``max_deals`` deals, or a deal longer than ``max_actions_per_deal``).
+    """
+    cut = cut or (lambda i: random.Random(f"ginrummy-cut:{i}").randrange(2))
+    while not game.is_over and len(game.deals) < max_deals:
+        for plan in game.next_deals():
+            i = len(game.deals)
+            game.new_hand(deck(i), cut(i) if plan.dealer is None else None)
+        hand = game.seatings[-1].hand
+        deals = [i for i, s in enumerate(game.seatings) if s.hand == hand]
+        try:
+            advance(game, players, rngs, on_action=on_action,
+                    limit=max_actions_per_deal * len(deals))
+        except GameAbandoned:
+            return game
+    return game
