@@ -105,9 +105,10 @@ def verify_deal(commitment: str, salt: str, deck: str | Iterable[int | str]) -> 
         if not isinstance(salt, str) or not isinstance(commitment, str):
             return False
         digest = hashlib.sha256(f"{salt}:{' '.join(cards)}".encode("ascii")).hexdigest()
+        want = commitment.strip().lower().encode("ascii")  # (compare_digest takes ASCII only)
     except (GinRummyError, UnicodeEncodeError, TypeError):
         return False
-    return hmac.compare_digest(digest, commitment.strip().lower())
+    return hmac.compare_digest(digest.encode("ascii"), want)
 
 
 # ---------------------------------------------------------------------------------- replay
