@@ -341,3 +341,49 @@ def test_rules_as_a_dict() -> None:
     assert env.rules.knock_limit == 5 and env.rules.gin_bonus == 20
     with pytest.raises(ValueError):
         GinRummyEnv(rules=5)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------ the two-player env, unchanged
+def _fingerprint(rules: str | Rules, episode: str, reward: str, seeds: range,
+                 bots: bool) -> str:
+    """SHA-256 of every agent, observation, mask, reward, flag and info of seeded episodes
+    (random legal play, with computer moves when ``bots``)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    env = GinRummyEnv(rules=rules, episode=episode, reward=reward)
+    for s in seeds:
+        env.reset(seed=s)
+        rng = random.Random(s)
+        for agent in env.agent_iter():
+            obs, r, term, trunc, info = env.last()
+            h.update(agent.encode())
+            h.update(obs["observation"].tobytes())
+            h.update(obs["action_mask"].tobytes())
+            h.update(repr((float(r), term, trunc, sorted(info.items()))).encode())
+            if term or trunc:
+                env.step(None)
+                continue
+            if bots and rng.random() < 0.3:
+                a = env.bot_action("medium", seed=rng.randrange(1000))
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                a = int(legal[rng.randrange(len(legal))])
+            env.step(a)
+    return h.hexdigest()
+
+
+@pytest.mark.parametrize(("rules", "episode", "reward", "seeds", "bots", "digest"), [
+    ("standard", "hand", "points", range(6), True,
+     "5122ac3585ca82557f09419fa6fd52086f3540ed0e3225eb851ef73c25fd0fc0"),
+    (Rules.preset("pagat", target=60), "game", "points", range(2), True,
+     "40d7ecb838fa0e43b34a055e3d9dd922cbdb22998ea42c98232a4beeb230cdac"),
+    (Rules.preset("oklahoma", target=60), "game", "win", range(2), False,
+     "94a82436d7e278665297f987c48782b34a8005aaeb0f2205eec9c53ef7fa89a7"),
+])
+def test_two_player_episodes_are_the_same_as_before_the_forms(
+        rules: str | Rules, episode: str, reward: str, seeds: range, bots: bool,
+        digest: str) -> None:
+    """The digests were taken from the environment as it was before it took the forms of the
+    game (commit 1669411): the same decks, agents, observations, masks, rewards and infos."""
+    assert _fingerprint(rules, episode, reward, seeds, bots) == digest
