@@ -128,6 +128,7 @@ REASONS: Final[dict[str, tuple[str, ...]]] = {
     "stale": (),
     "sheet_stale": (),
     "too_large": ("limit",),
+    "headers_too_large": ("limit",),
     "not_utf8": ("byte",),
     "body_unreadable": (),
     "body_invalid": ("fields",),
