@@ -137,6 +137,7 @@ REASONS: Final[dict[str, tuple[str, ...]]] = {
     "too_many_sheets": ("seconds",),
     "too_many_messages": ("seconds",),
     "too_many_joins": ("seconds",),
+    "too_many_streams": ("seconds",),
     "other": ("text",),
 }
 

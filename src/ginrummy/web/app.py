@@ -63,6 +63,7 @@ from .schemas import (
 )
 from .seating import MESSAGE_LIMIT, MESSAGE_WINDOW, Seating
 from .service import TableService
+from .streams import StreamGate, StreamLimits, raise_descriptor_limit
 from .tables_api import install_tables
 from .text import TextError, printable
 from .tutorial_api import install_tutorial
@@ -367,7 +368,8 @@ def _static_page(request: Request, query: str | None, file: str, missing: str) -
 
 
 def create_app(database_url: str | None = None, *, rate_limits: RateLimits | None = None,
-               max_body: int = MAX_BODY_BYTES, retention: Retention | None = None) -> FastAPI:
+               max_body: int = MAX_BODY_BYTES, retention: Retention | None = None,
+               live_limits: StreamLimits | None = None) -> FastAPI:
     """The web game.
 
     :param database_url: any SQLAlchemy URL; default ``$GINRUMMY_DATABASE_URL``, else a SQLite
@@ -377,6 +379,8 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     :param max_body: largest accepted request body in bytes.
     :param retention: what the server deletes and when (default: :meth:`Retention.from_env`;
         docs/retention.md), swept in the background while the app runs.
+    :param live_limits: the bounds on live streams (default: ``$GINRUMMY_LIVE_LIMITS``, see
+        :meth:`StreamLimits.from_env`; docs/deploy.md).
     """
     limits = rate_limits or RateLimits.from_env(os.environ.get("GINRUMMY_RATE_LIMITS"))
     keep = retention or Retention.from_env()
@@ -612,7 +616,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     install_keeper(app, service.vstore, page=_static_page, bearer=_bearer,  # /keeper
                    creation_limit=lambda request: _limited(request, "too_many_sheets"))
     install_tables(app, Seating(service, by_seat), hub, workers, bearer=_bearer, limited=_limited,
-                   page=_static_page)  # tables of people, /join, the live stream
+                   page=_static_page, gate=StreamGate(live_limits))  # tables, /join, live
     install_replay(app, service, page=_static_page, bearer=_bearer)  # /replay
     install_tutorial(app, page=_static_page)  # /tutorial
     STATIC_DIR.mkdir(parents=True, exist_ok=True)
@@ -724,6 +728,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     from .timeouts import BODY_TIMEOUT, HEADER_TIMEOUT, TimedHttpToolsProtocol
 
     url = database_url or os.environ.get("GINRUMMY_DATABASE_URL") or default_database_url()
+    # every live stream holds a descriptor: the soft limit (often 1,024) up to the hard one,
+    # before the workers start (they inherit it)
+    raise_descriptor_limit()
     if workers < 1:
         raise ValueError("workers must be at least 1")
     if workers > 1 and _is_sqlite(url):
