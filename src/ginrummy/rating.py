@@ -130,7 +130,8 @@ def glicko2_update(player: Glicko, games: Sequence[tuple[Glicko, float]], tau: f
     :param games: (opponent's rating before the period, the player's score: 1 won, 0 lost,
         0.5 drawn), any number; none: only the RD grows (step 6).
     :param tau: the system constant (:data:`TAU` unless testing Glickman's example, 0.5).
-    :raises ValueError: a score outside 0..1, or an RD or volatility not above 0.
+    :raises ValueError: a score outside 0..1, the player's RD or volatility not above 0, or an
+        opponent's RD below 0 (0: an opponent whose rating is known exactly).
     """
     if player.rd <= 0 or player.volatility <= 0:
         raise ValueError(f"rd and volatility must be > 0: {player}")
@@ -144,8 +145,8 @@ def glicko2_update(player: Glicko, games: Sequence[tuple[Glicko, float]], tau: f
     for opp, score in games:
         if not 0.0 <= score <= 1.0:
             raise ValueError(f"a score is 0, 0.5 or 1, not {score}")
-        if opp.rd <= 0:
-            raise ValueError(f"an opponent's rd must be > 0: {opp}")
+        if opp.rd < 0:
+            raise ValueError(f"an opponent's rd must be >= 0: {opp}")
         mu_j = (opp.rating - 1500.0) / SCALE
         phi_j = opp.rd / SCALE
         g = _g(phi_j)
