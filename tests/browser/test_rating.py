@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from browser_helpers import LiveServer, new_game, play_until
+from test_axe import _report, _violations, axe_source  # noqa: F401  (a fixture)
 
 from ginrummy.bots import strength
 from ginrummy.rating import NEW_PLAYER, Glicko, glicko2_update
@@ -42,7 +43,8 @@ def test_the_level_menu_shows_each_levels_rating(new_context: Any, server: LiveS
     assert len(options) == 4
 
 
-def test_unrated_then_rated_after_games(page: Any, server: LiveServer) -> None:
+def test_unrated_then_rated_after_games(page: Any, server: LiveServer, axe_source: str  # noqa: F811
+                                        ) -> None:
     page.goto(server.base + "/")
     page.wait_for_selector("#dlg-new[open]")
     page.keyboard.press("Escape")
@@ -86,3 +88,6 @@ def test_unrated_then_rated_after_games(page: Any, server: LiveServer) -> None:
                          str(round(hist[1]["rating"]))], cells
     # the rest of the statistics still follow
     assert page.locator("#stats-body tr[data-key=games_played] td").inner_text() == "2"
+    # axe: no serious or critical violation in the dialog with the rating
+    found = _violations(page, axe_source)
+    assert not found, _report("the statistics dialog with a rating", found)
