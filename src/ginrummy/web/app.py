@@ -35,6 +35,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from .. import rules as rules_module
 from ..bots import DEFAULT_LEVEL, LEVELS
+from ..bots.strength import level_ratings
 from ..errors import RulesError
 from ..rules import FIELD_CHOICES, NEW_TARGET_MAX, PRESETS, Rules, check_new_target
 from ..store import Store, default_database_url
@@ -500,6 +501,8 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
             "presets": {name: r.to_dict() for name, r in PRESETS.items()},
             "fields": _rules_fields(),
             "levels": list(LEVELS),
+            "level_ratings": {k: round(v.rating, 1) for k, v in level_ratings().items()
+                              if k in LEVELS},
             "default_level": DEFAULT_LEVEL,
             "languages": list(LANGUAGES),
             "language_names": dict(LANGUAGE_NAMES),
