@@ -16,10 +16,11 @@ from ginrummy.views import view_of
 
 
 def play_record(a: str, b: str, preset: str = "standard", seed: int = 0,
-                max_deals: int = 40, target: int | None = None) -> dict[str, Any]:
-    """A whole game of ``a`` (seat 0) against ``b`` (seat 1) as a fairness record."""
+                max_deals: int = 40, **fields: Any) -> dict[str, Any]:
+    """A whole game (at most ``max_deals`` deals) of ``a`` (seat 0) against ``b`` (seat 1) as a
+    fairness record, under ``preset`` with rules ``fields`` changed."""
     rng = random.Random(f"review-test:{seed}")
-    rules = Rules.preset(preset) if target is None else Rules.preset(preset, target=target)
+    rules = Rules.preset(preset, **fields)
     game = Game(rules, rng.randrange(2))
     bots = [make_bot(a), make_bot(b)]
     ctxs = [Context(rng=random.Random(f"{seed}:{s}")) for s in (0, 1)]

@@ -246,6 +246,31 @@ def test_a_deal_in_play_is_not_reviewed(kernel_ready: None) -> None:
         review_deal(deal, budget=SMALL)
 
 
+def test_the_fiftieth_card_choice_is_priced_exactly(kernel_ready: None) -> None:
+    """R-8.2: passing the last discard ends the deal with no score (the chance of winning stays
+    the score's); taking it is worth the best knock or gin that must follow."""
+    rules = Rules.preset("straight", dead_hand_rule="fiftieth_card")
+    for seed in range(60):
+        rec = play_record("hard", "hard", "straight", seed=seed, max_deals=1,
+                          dead_hand_rule="fiftieth_card")
+        h = rec["hands"][0]
+        state = HandState(rules, h["dealer"], parse_cards(h["deck"]))
+        for a in h["actions"]:
+            if state.phase is Phase.FIFTIETH and len(state.legal_actions()) == 2:
+                break
+            state.apply(Action.parse(a))
+        else:
+            continue
+        review = review_record(rec, budget=SMALL)
+        d = next(d for d in review.deals[0].decisions if d.kind == "fiftieth")
+        values = {m.action.kind: m for m in d.moves}
+        assert values[ActionKind.PASS].points == 0.0
+        assert values[ActionKind.PASS].win == pytest.approx(0.5)
+        assert values[ActionKind.DRAW_DISCARD].points > 0  # a gin at once scores
+        return
+    pytest.fail("no fiftieth-card choice in 60 straight-gin deals")
+
+
 # ------------------------------------------------------------------------------ notes
 def test_notes_name_the_broken_meld_the_fed_card_and_the_undercut_risk() -> None:
     # seat 1 (non-dealer) holds AS 2S 3S | 4H 5H 6H | 7C 8C 9C + KD; takes QD, throws KD; the

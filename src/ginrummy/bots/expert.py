@@ -438,6 +438,24 @@ class ExpertBot:
             mine[0] = (int(cp[0]), int(cp[1]), int(cp[2]))  # groups[0] is the camper's
         return mine
 
+    def sample_worlds(self, view: PlayerView, ctx: Context, worlds: int
+                      ) -> tuple[np.ndarray, np.ndarray] | None:
+        """``worlds`` worlds as :meth:`evaluate_moves` samples them from ``view`` (the same
+        belief, ageing and weighing; everything random from ``ctx.rng``): the opponent's
+        hands (int64 card masks, shape (worlds,)) and the stock orders (card ints, shape
+        (worlds, stock count), top first); None when the view's card counts do not add up.
+        For measuring the review against play-outs (benchmarks/review.py)."""
+        know = read_view(view)
+        unseen = bits(know.unseen)
+        n_opp = view.opponent_card_count - view.opponent_known.mask.bit_count()
+        if len(unseen) != n_opp + view.stock_count or n_opp < 0:
+            return None
+        seed = ctx.rng.getrandbits(31)
+        camper, groups = self._groups(len(know.opp_discards), worlds)
+        was = self.opp_policy[2] if len(know.opp_discards) - 1 < self.camper_turns else 0
+        blocks = [(was if g[0] is camper else g[0][2], g[1]) for g in groups]
+        return self._worlds(view, know, opponent_belief(know), worlds, seed, blocks)
+
     def own_policies(self, view: PlayerView, worlds: int) -> list[tuple[tuple[int, int, int], int]]:
         """The rollout policy our own seat plays in the worlds of :meth:`evaluate_moves` for
         ``view`` and ``worlds``: ``[(policy, n), ...]`` in column order, ``policy`` as the

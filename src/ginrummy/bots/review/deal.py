@@ -96,8 +96,9 @@ def review_deal(deal: DealInput, seats: Collection[int] = (0, 1),
                 values = _values(deal, h, view, i, act, score, budget, bot)
                 if values is not None:
                     if real:
-                        decisions.append(grade_decision(view, values, act, deal.number, i,
-                                                        deal.hand_points, deal.target))
+                        decisions.append(grade_decision(
+                            view, values, act, deal.number, i, deal.hand_points, deal.target,
+                            decision_seed(deal.salt, deal.number, seat, i, view)))
                     luck.extend(_luck(deal, view, i, values, act, score, first_seen,
                                       stock_before, real))
         h.apply(act)
