@@ -75,11 +75,11 @@ def review(
 
 # ------------------------------------------------------------------------------ plain text
 def _signed(x: float, unit: str = "") -> str:
-    return f"{x:+.1f}{unit}"
+    return f"{round(x, 1) + 0.0:+.1f}{unit}"  # + 0.0: never "-0.0"
 
 
 def _chance(x: float) -> str:
-    return f"{x * 100:+.1f}%"
+    return f"{round(x * 100, 1) + 0.0:+.1f}%"
 
 
 def decision_line(d: dict[str, Any]) -> str:
