@@ -78,7 +78,7 @@ def test_the_rule(client: TestClient, engine: sa.Engine) -> None:
     assert _rows(engine, "game_tables", "game_id", variant_old) == 1
 
     store = client.app.state.store  # type: ignore[attr-defined]
-    got = sweep(store.engine, Retention(90, 365), now=NOW, writing=store._writer, batch=2)
+    got = sweep(store.engine, Retention(90, 365), now=NOW, writing=store.writing, batch=2)
     assert got == Swept(games=3, sheets=1)
     for gid, h in ((play_old, h1), (over_old, h4), (variant_old, h5)):
         assert client.get(f"/api/games/{gid}", headers=h).status_code == 404

@@ -31,11 +31,7 @@ from sqlalchemy import (
     Text,
 )
 
-from ginrummy.store import DealRow, Store
-from ginrummy.store.db import SCHEMA_VERSION
-from ginrummy.store.retention import prepare
-from ginrummy.store.tables import TableStore
-from ginrummy.store.variants import VariantStore
+from ginrummy.store import SCHEMA_VERSION, DealRow, Store, TableStore, VariantStore, prepare
 
 #: the earlier versions; ``0`` is version 1 made before ``schema_info`` existed
 EARLIER = (0, 1, 2, 3, 4)

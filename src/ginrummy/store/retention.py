@@ -28,8 +28,7 @@ from sqlalchemy import Engine, Index, MetaData, Table, and_, delete, inspect, or
 from sqlalchemy.schema import CreateIndex
 from sqlalchemy.sql.elements import ColumnElement
 
-from .db import FINISHED, games
-from .sheets import sheet_hands, sheets
+from .schema import FINISHED, games, sheet_hands, sheets
 
 __all__ = ["Retention", "Swept", "sweep", "prepare", "DAY"]
 
