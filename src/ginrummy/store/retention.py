@@ -24,11 +24,11 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, Index, MetaData, Table, and_, delete, inspect, or_, select
+from sqlalchemy import Engine, MetaData, Table, and_, delete, inspect, or_, select
 from sqlalchemy.schema import CreateIndex
 from sqlalchemy.sql.elements import ColumnElement
 
-from .schema import FINISHED, games, sheet_hands, sheets
+from .schema import FINISHED, games, games_updated_at, sheet_hands, sheets
 
 __all__ = ["Retention", "Swept", "sweep", "prepare", "DAY"]
 
@@ -117,7 +117,7 @@ def _game_tables(engine: Engine) -> list[Table]:
 
 #: so that a sweep finds its games and sheets without reading them all: the games' index, and
 #: the sheets' own (made with the table, which a database whose sheets predate it lacks)
-_INDEXES = (Index("ix_games_updated_at", games.c.updated_at),
+_INDEXES = (games_updated_at,
             *(ix for ix in sheets.indexes if ix.name == "ix_sheets_updated_at"))
 
 

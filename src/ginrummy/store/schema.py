@@ -31,6 +31,7 @@ from sqlalchemy import (
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -46,7 +47,8 @@ from sqlalchemy import (
 from .rows import sheet_json
 
 __all__ = ["SCHEMA_VERSION", "FINISHED", "SchemaError", "create_schema", "move_old_hands",
-           "metadata", "games", "deals", "tables", "seats", "table_messages", "schema_info",
+           "metadata", "games", "games_updated_at", "deals", "tables", "seats", "table_messages",
+           "schema_info",
            "sheets_metadata", "sheets", "sheet_hands", "scorings_metadata", "game_tables",
            "rate_limits_metadata", "rate_hits"]
 
@@ -98,6 +100,9 @@ games = Table(
     Column("turns", Text),  # see ginrummy.web.engines.MatchEngine
     Column("winner_seats", String(16)),  # "0" / "1,3": the winning seats once over
 )
+#: the games by their last change, which the retention sweep reads by (made with the table, and
+#: at a server's start where missing: :func:`ginrummy.store.retention.prepare`)
+games_updated_at = Index("ix_games_updated_at", games.c.updated_at)
 
 deals = Table(
     "deals", metadata,
