@@ -225,5 +225,5 @@ def test_authorization_and_cookie_headers(world: World, text: str, route: str) -
     r = world.send(method, url.format(g=world.game, s=world.sheet),
                    headers={"Authorization": b"Bearer " + raw,
                             "Cookie": b"ginrummy_player=" + raw + b"; lang=" + raw})
-    if route != "GET /api/stats":
-        assert r.status_code == 404  # never the owner's
+    if route != "GET /api/stats":  # never the owner's (431: headers over 16 KB, issue 21)
+        assert r.status_code in (404, 431)
