@@ -2,6 +2,6 @@
 SQLAlchemy URL accepted. See :mod:`ginrummy.store.db`."""
 
 from . import tables as _tables  # noqa: F401 - its tables join the schema
-from .db import DealRow, GameRow, Store, default_database_url
+from .db import DealRow, GameRow, Store, default_database_url, is_outage
 
-__all__ = ["DealRow", "GameRow", "Store", "default_database_url"]
+__all__ = ["DealRow", "GameRow", "Store", "default_database_url", "is_outage"]

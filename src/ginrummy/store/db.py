@@ -487,6 +487,31 @@ def _make_engine(url: str, pool_size: int) -> Engine:
     return engine
 
 
+def is_outage(e: BaseException) -> bool:
+    """Whether ``e`` says that the database cannot be reached or used just now (a refused or
+    lost connection, a server shutting down, no pooled connection in time, SQLite's file
+    locked), so that the same request may succeed a moment later: the web answers 503
+    ``unavailable`` with ``Retry-After`` (issue 21 item 4). An exception group is an outage when
+    one of its exceptions is.
+
+    >>> from sqlalchemy.exc import OperationalError
+    >>> is_outage(OperationalError("SELECT 1", {}, ConnectionRefusedError())), is_outage(KeyError())
+    (True, False)
+    """
+    from sqlalchemy import exc
+
+    if isinstance(e, BaseExceptionGroup):
+        return any(is_outage(x) for x in e.exceptions)
+    if isinstance(e, exc.OperationalError | exc.InterfaceError | exc.TimeoutError
+                  | exc.DisconnectionError):
+        return True
+    if isinstance(e, exc.DBAPIError) and e.connection_invalidated:
+        return True
+    # the drivers' own, raised outside SQLAlchemy (the listener's connection)
+    return type(e).__name__ in ("OperationalError", "InterfaceError") and \
+        type(e).__module__.split(".")[0] in ("psycopg", "sqlite3")
+
+
 def _set_wal(cur: Any, wait: float = 30.0) -> None:
     """``PRAGMA journal_mode=WAL`` on a new SQLite connection. Switching an empty file to WAL
     needs its exclusive lock, and SQLite answers "database is locked" at once (without its

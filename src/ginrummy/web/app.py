@@ -37,7 +37,7 @@ from .. import rules as rules_module
 from ..bots import DEFAULT_LEVEL, LEVELS
 from ..errors import RulesError
 from ..rules import FIELD_CHOICES, NEW_TARGET_MAX, PRESETS, Rules, check_new_target
-from ..store import Store, default_database_url
+from ..store import Store, default_database_url, is_outage
 from ..store.retention import Retention
 from .delivery import RevalidatedStatic, add_head_extras, revalidated_file
 from .encoding import JSONAnswer
@@ -254,8 +254,12 @@ class PerRequest:
         set_cookie = new_player and (is_api or path == "/")
         https = scope.get("scheme") == "https"
 
+        started = False
+
         async def send_with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 if https:
                     message["headers"] = _secure_cookies(message.get("headers", []))
                 h = MutableHeaders(scope=message)
@@ -267,17 +271,25 @@ class PerRequest:
                     h.setdefault("Cache-Control", "no-store")
             await send(message)
 
-        if is_api and self.limiter is not None:
-            client = scope.get("client")
-            key = client[0] if client else "unknown"
-            if self.limiter.blocking:  # counted in the database: not on the event loop
-                wait = await anyio.to_thread.run_sync(self.limiter.hit, key)
-            else:
-                wait = self.limiter.hit(key)
-            if wait:
-                await _rate_limited(wait)(scope, receive, send_with_headers)
-                return
-        await self.app(scope, receive, send_with_headers)
+        try:
+            if is_api and self.limiter is not None:
+                client = scope.get("client")
+                key = client[0] if client else "unknown"
+                if self.limiter.blocking:  # counted in the database: not on the event loop
+                    wait = await anyio.to_thread.run_sync(self.limiter.hit, key)
+                else:
+                    wait = self.limiter.hit(key)
+                if wait:
+                    await _rate_limited(wait)(scope, receive, send_with_headers)
+                    return
+            await self.app(scope, receive, send_with_headers)
+        except Exception as e:
+            if started:  # an answer under way (a live stream): it ends here
+                raise
+            # a failure is answered here, as JSON with the security headers (Starlette's own
+            # answer, outside this middleware, is a bare text/plain 500): 503 while the
+            # database is away, whose next request may well succeed, else 500
+            await _failed(e, path)(scope, receive, send_with_headers)
 
 
 def _bearer(authorization: str | None) -> str | None:
@@ -622,6 +634,24 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     STATIC_DIR.mkdir(parents=True, exist_ok=True)
     app.mount("/static", RevalidatedStatic(directory=STATIC_DIR), name="static")
     return app
+
+
+#: seconds a client is asked to wait (``Retry-After``) while the database is away
+UNAVAILABLE_RETRY = 2
+
+
+def _failed(e: Exception, path: str) -> JSONResponse:
+    """The answer to a request that failed: 503 ``unavailable`` (``Retry-After``) when the
+    database cannot be reached (:func:`ginrummy.store.is_outage`), else 500 ``internal``;
+    logged (an outage in one line, anything else with its traceback)."""
+    if is_outage(e):
+        log.warning("%s: database unavailable (%s)", path, type(e).__name__)
+        resp = error_response(503, "unavailable", "unavailable",
+                              {"seconds": UNAVAILABLE_RETRY})
+        resp.headers["Retry-After"] = str(UNAVAILABLE_RETRY)
+        return resp
+    log.error("%s: failed", path, exc_info=e)
+    return error_response(500, "internal", "internal")
 
 
 def _rate_limited(wait: float, reason: str = "too_many_requests") -> JSONResponse:

@@ -8,6 +8,7 @@ rematch, quick messages, and the live stream (Server-Sent Events) of a seat.
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -17,6 +18,7 @@ from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from starlette.types import Receive, Scope, Send
 
+from ..store import is_outage
 from .encoding import JSONAnswer, dumps
 from .errors import NotFound, RateLimited
 from .live import LiveHub
@@ -28,6 +30,8 @@ from .streams import Slot, StreamGate
 from .workers import Workers
 
 __all__ = ["install_tables", "PING_EVERY", "PRESENCE_EVERY", "CHECK_EVERY"]
+
+log = logging.getLogger("ginrummy.web")
 
 #: seconds between two ``: ping`` comments of a quiet stream.
 PING_EVERY = 15.0
@@ -257,6 +261,13 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, workers: Worker
                             wake_at is not None and time.time() >= wake_at):
                         next_check = now + CHECK_EVERY
                         break
+        except Exception as e:
+            if not is_outage(e):
+                raise
+            # the database is away: the stream ends, its page tries again with back-off
+            # (answered 503 until the database is back) and catches up from its last seq
+            log.warning("live stream of %s ended: database unavailable (%s)", game_id,
+                        type(e).__name__)
         finally:
             gate.close(slot)
             hub.unsubscribe(sub)
