@@ -203,6 +203,28 @@ def _finite(obj: Any) -> Any:
     return obj
 
 
+#: what marks a part of a validation error's ``loc`` as pydantic's name of a type or validator
+_INTERNAL_LOC = re.compile(r"[\[\]()<>]")
+
+
+def _plain_error(error: dict[str, Any]) -> dict[str, Any]:
+    """One of FastAPI's validation errors without Python's internals (issue 21 item 5): a
+    ``loc`` part that names a type or its validators rather than a field, an index or a named
+    choice (pydantic names an unnamed union member so, e.g. ``function-after[functools.partial(
+    <function max_length_validator at 0x7f...>)]``) is said as ``value``; ``ctx`` keeps only
+    numbers, words and refused-text errors (:class:`~ginrummy.web.text.TextError`, worded by
+    their reason)."""
+    out = dict(error)
+    out["loc"] = ["value" if isinstance(p, str) and _INTERNAL_LOC.search(p) else p
+                  for p in error.get("loc", ())]
+    ctx = error.get("ctx")
+    if isinstance(ctx, dict):
+        out["ctx"] = {k: v for k, v in ctx.items()
+                      if isinstance(v, str | int | float | bool | TextError) or v is None}
+    out.pop("url", None)
+    return out
+
+
 def _player_cookie(pid: str, secure: bool = False) -> str:
     r = Response()
     r.set_cookie(PLAYER_COOKIE, pid, max_age=10 * _YEAR, httponly=True, samesite="lax", path="/",
@@ -427,9 +449,12 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         workers.close()
         store.close()
 
+    # redirect_slashes off: Starlette answers "/api/games/" with a 307 to an address built from
+    # the request's Host header; an address with a slash too many names nothing (404), as any
+    # other (issue 21 item 6)
     app = FastAPI(title="Gin Rummy", version=__version__, lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url="/api/openapi.json",
-                  default_response_class=JSONAnswer)
+                  default_response_class=JSONAnswer, redirect_slashes=False)
     app.state.store = store
     app.state.service = service
     app.state.live = hub
@@ -489,7 +514,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         # and a lone surrogate in the input (refused by schemas.Body) cannot be encoded at all,
         # nor input nested thousands deep: text.printable mends the one and bounds the other
         # its reason: a refused name's own (text.TextError), else the parts at fault
-        errors = exc.errors()
+        errors = [_plain_error(e) for e in exc.errors()]
         own = [e["ctx"]["error"] for e in errors
                if isinstance((e.get("ctx") or {}).get("error"), TextError)]
         if own:
