@@ -6,9 +6,6 @@ test cuts (every connection dropped, new ones closed at once) and mends."""
 
 from __future__ import annotations
 
-import contextlib
-import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -22,6 +19,7 @@ from web_helpers import Table, in_play
 
 from ginrummy.web.app import CSP, UNAVAILABLE_RETRY
 from pg_helpers import fresh_postgres_database
+from server_helpers import Relay
 
 SECURITY = {"content-security-policy": CSP, "x-content-type-options": "nosniff",
             "x-frame-options": "DENY", "referrer-policy": "same-origin"}
@@ -66,66 +64,6 @@ def test_a_database_failure_is_503_json_and_any_other_500_json(
 
 
 # ------------------------------------------------------------------ a real outage (PostgreSQL)
-class Relay:
-    """A TCP relay from a loopback port to ``(host, port)``, in threads. :meth:`cut` drops every
-    connection and closes new ones at once (as a stopped server's host does); :meth:`mend` lets
-    them through again."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.target = (host, port)
-        self.up = True
-        self._lock = threading.Lock()
-        self._open: set[socket.socket] = set()
-        self._server = socket.create_server(("127.0.0.1", 0))
-        self.port = int(self._server.getsockname()[1])
-        self._stop = False
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while not self._stop:
-            try:
-                conn, _ = self._server.accept()
-            except OSError:
-                return
-            if not self.up:
-                conn.close()
-                continue
-            try:
-                back = socket.create_connection(self.target, timeout=5)
-            except OSError:
-                conn.close()
-                continue
-            with self._lock:
-                self._open.update((conn, back))
-            for a, b in ((conn, back), (back, conn)):
-                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
-
-    def _pipe(self, a: socket.socket, b: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            while data := a.recv(65536):
-                b.sendall(data)
-        for s in (a, b):
-            with contextlib.suppress(OSError):
-                s.shutdown(socket.SHUT_RDWR)
-
-    def cut(self) -> None:
-        self.up = False
-        with self._lock:
-            socks, self._open = list(self._open), set()
-        for s in socks:
-            with contextlib.suppress(OSError):
-                s.shutdown(socket.SHUT_RDWR)
-            s.close()
-
-    def mend(self) -> None:
-        self.up = True
-
-    def close(self) -> None:
-        self._stop = True
-        self.cut()
-        self._server.close()
-
-
 @pytest.fixture
 def relayed() -> Iterator[tuple[str, Relay]]:
     """A fresh PostgreSQL schema reached through a :class:`Relay`: its URL and the relay."""
