@@ -14,6 +14,11 @@
   computer), the person's hand order and the browser (its ``ginrummy_player`` id) that sits
   there, whose statistics count the seat's games (:meth:`TableStore.joined_games`).
 * ``table_messages``: the preset quick messages sent at a table.
+* ``seat_holders``: the server processes holding a live stream of a seat now (issue 21 item
+  10), each with the end of its lease: a seat is connected while any process holds it, so
+  that closing one of a person's two tabs, or a stream on one of two processes, leaves the
+  person connected. ``seats.connected_until`` stays what every state reads: set from the
+  holders when one lets go.
 
 The rows of a new table are written before its ``games`` row, so that a game is never seen
 without them. Every write is its own committed transaction.
@@ -40,6 +45,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     delete,
+    func,
     insert,
     or_,
     select,
@@ -61,7 +67,7 @@ from .db import (
 )
 
 __all__ = ["TableStore", "TableRow", "SeatRow", "MessageRow", "JoinedGame", "DealResult",
-           "MESSAGES_KEPT"]
+           "MESSAGES_KEPT", "seat_holders"]
 
 #: the messages kept per table (the oldest go).
 MESSAGES_KEPT = 50
@@ -91,6 +97,14 @@ seats = Table(
     Column("computer_for_away", Boolean, nullable=False, default=False),
     Column("hand_order", Text),
     Column("player_id", String(64), index=True),
+)
+
+seat_holders = Table(
+    "seat_holders", metadata,
+    Column("game_id", String(64), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("holder", String(32), primary_key=True),  # a server process (its app)
+    Column("until", Float, nullable=False),  # its lease, seconds since the epoch
 )
 
 table_messages = Table(
@@ -442,6 +456,59 @@ class TableStore:
             with self.single.begin() as conn:
                 done.update((r[0], int(r[1]), r[2]) for r in conn.execute(stmt).all())
         return done
+
+    def _upsert_holders(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
+        """Insert or renew ``seat_holders`` rows (``game_id``, ``seat``, ``holder``,
+        ``until``) in one statement."""
+        if not rows:
+            return
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        dialect = self.engine.dialect.name
+        upsert: Any = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        stmt = upsert(seat_holders).values(rows)
+        conn.execute(stmt.on_conflict_do_update(
+            index_elements=[seat_holders.c.game_id, seat_holders.c.seat, seat_holders.c.holder],
+            set_={"until": stmt.excluded.until}))
+
+    def hold_seat(self, game_id: str, seat: int, holder: str, until: float) -> None:
+        """The process ``holder`` holds a live stream of the seat until ``until`` (renewed by
+        :meth:`renew_holds`): its lease, and the seat's ``connected_until``, in one
+        transaction."""
+        with self.engine.begin() as conn:
+            self._upsert_holders(conn, [{"game_id": game_id, "seat": seat, "holder": holder,
+                                         "until": until}])
+            conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
+                         .values(connected_until=until))
+
+    def release_seat(self, game_id: str, seat: int, holder: str, now: float) -> float:
+        """The process ``holder`` holds no live stream of the seat any more: its lease goes,
+        and the seat's ``connected_until`` becomes the latest lease another process holds, or
+        ``now`` (not connected) when none does, in one transaction. Leases ended a day ago are
+        removed on the way (a process stopped without letting go). Returns the new
+        ``connected_until``."""
+        later = (select(func.max(seat_holders.c.until))
+                 .where(seat_holders.c.game_id == game_id, seat_holders.c.seat == seat,
+                        seat_holders.c.until > now)
+                 .scalar_subquery())
+        with self.engine.begin() as conn:
+            conn.execute(delete(seat_holders).where(
+                or_((seat_holders.c.game_id == game_id) & (seat_holders.c.seat == seat)
+                    & (seat_holders.c.holder == holder),
+                    seat_holders.c.until < now - 86_400)))
+            conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
+                         .values(connected_until=func.coalesce(later, now)))
+            got = conn.execute(select(seats.c.connected_until).where(
+                seats.c.game_id == game_id, seats.c.seat == seat)).scalar()
+        return float(got if got is not None else now)
+
+    def renew_holds(self, keys: Sequence[tuple[str, int]], holder: str, until: float) -> None:
+        """Renew (or make again) the leases of ``holder`` on the seats ``(game_id, seat)``."""
+        rows = [{"game_id": g, "seat": s, "holder": holder, "until": until}
+                for g, s in dict.fromkeys(keys)]
+        for at in range(0, len(rows), self.REFRESH_BATCH):
+            with self.engine.begin() as conn:
+                self._upsert_holders(conn, rows[at:at + self.REFRESH_BATCH])
 
     def set_hand_order(self, game_id: str, seat: int, order: dict[str, Any]) -> None:
         with self.engine.begin() as conn:

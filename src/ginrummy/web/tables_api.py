@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -105,6 +106,18 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, workers: Worker
         return await workers.call(seating.refresh_presence_many, keys)
 
     keeper = PresenceKeeper(refresh, PRESENCE_EVERY)
+    # this process's open streams per seat (game_id, seat): the seat's presence is let go only
+    # with the last of them (a person's other tab keeps it: issue 21 item 10)
+    local: dict[tuple[str, int], int] = {}
+    local_lock = threading.Lock()
+
+    def let_go(game_id: str, seat: int, token: str | None) -> None:
+        """In a worker thread: let go of the seat's presence unless a stream of it opened
+        here meanwhile."""
+        with local_lock:
+            if local.get((game_id, seat)):
+                return
+        seating.presence(game_id, token, False)
 
     @app.get("/join/{code}", response_class=HTMLResponse)
     def join_page(request: Request, code: str, lang: str | None = Query(default=None)
@@ -212,6 +225,10 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, workers: Worker
         sent_presence: list[dict[str, Any]] | None = None
         last = since
         view: LiveView | None = first
+        seat = (game_id, first.seat)
+        if first.table:
+            with local_lock:
+                local[seat] = local.get(seat, 0) + 1
         try:
             await workers.call(seating.presence, game_id, token, True)
             if first.table and token:  # renewed with the process's other streams
@@ -273,6 +290,13 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, workers: Worker
             hub.unsubscribe(sub)
             if lease is not None:
                 keeper.remove(lease)
-            # the seat may be gone (left): nothing to keep then
-            with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
-                await workers.call(seating.presence, game_id, token, False)
+            if first.table:
+                with local_lock:
+                    left = local.get(seat, 1) - 1
+                    if left > 0:
+                        local[seat] = left
+                    else:
+                        local.pop(seat, None)
+                # the seat may be gone (left): nothing to keep then
+                with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
+                    await workers.call(let_go, game_id, first.seat, token)
