@@ -171,8 +171,11 @@ class Seating:
                  level: str | None) -> dict[str, Any]:
         """``PUT /api/games/{id}/seats/{seat}`` (docs/tables.md): before the start the creator
         sets a seat no person holds to ``computer`` (at ``level``) or ``open``; after it the
-        creator hands an away person's seat to a computer (``computer``), and that person takes
-        it back (``person``, by its own token). Returns the asker's state.
+        creator hands an away person's seat to a computer (``computer``), as may any other
+        person at the table once that seat has had no connection for
+        :data:`~ginrummy.web.table_state.HAND_OVER_AFTER` seconds (``hand_over`` in the
+        asker's seats), and that person takes it back (``person``, by its own token). Returns
+        the asker's state.
 
         :raises Refused: ``not_creator``, ``seat_taken``, ``not_waiting``, ``started``,
             ``not_away`` (after the start, the person of that seat is not away).
@@ -208,11 +211,14 @@ class Seating:
                 values = {"kind": kind, "level": (level or seated.row.level)
                           if kind == "computer" else None, "name": None, "token_hash": None}
             else:
-                self._creator_only(seated)
                 if kind != "computer":
+                    self._creator_only(seated)
                     raise Refused(409, "started", "seat_only_computer")
-                away = {s["seat"]: s["away"] for s in seats_json(table, seated.seat)}
-                if target.kind != "person" or target.left or not away.get(seat):
+                shown = {s["seat"]: s for s in seats_json(table, seated.seat)}
+                if not shown[seat]["hand_over"] and seated.seat != table.creator_seat:
+                    # another person than the creator: once the seat has been away long
+                    raise Refused(403, "not_creator", "not_creator")
+                if target.kind != "person" or target.left or not shown[seat]["away"]:
                     raise Refused(409, "not_away", "seat_not_away", seat=seat)
                 expect, values = {"computer_for_away": False}, {"computer_for_away": True}
             if not self.svc.tables.change_seat(game_id, table.version, seat, expect, values):

@@ -69,7 +69,8 @@ def _sse(event: str | None, data: Any, ident: int | None = None) -> bytes:
 
 
 def _presence(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    keys = ("seat", "kind", "name", "connected", "away", "left", "computer_for_away")
+    keys = ("seat", "kind", "name", "connected", "away", "left", "computer_for_away",
+            "hand_over")
     return [{k: s.get(k) for k in keys} for s in seats]
 
 

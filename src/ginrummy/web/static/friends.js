@@ -157,7 +157,8 @@ export function createFriends(ctx) {
       const cards = cardCount(st, n);
       if (cards !== null) kids.push(el("small", { class: "chip-count", "data-testid": "seat-cards", text: t("table.cards", { n: cards }) }));
       if (n === turn) kids.push(el("span", { class: "chip-turn", text: t("friends.to_play") }));
-      if (isCreator(st) && !isWaiting(st) && s.kind === "person" && word === "away") {
+      // the server says who may: the creator once the seat is away, anyone a while later
+      if (!isWaiting(st) && s.kind === "person" && s.hand_over) {
         kids.push(el("button", { type: "button", class: "btn small", "data-testid": "hand-to-computer", "data-seat": String(n), text: t("friends.hand_to_computer"), onclick: () => handToComputer(n) }));
       }
       kids.push(el("span", { class: "bubble chip-bubble", id: `bubble-${n}`, "aria-hidden": "true" }));
