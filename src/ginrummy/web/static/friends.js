@@ -10,7 +10,7 @@ import { LiveConnection } from "./live.js";
 import { playerName, scoringName } from "./variants.js";
 import {
   QUICK_MESSAGES, TABLE_SIZES, seatsOf, seatOf, hasPeople, isWaiting, isCreator, canStart, seatLayout, presence,
-  turnSeat, seatsRequest, cleanName, rememberSeat, heldSeat, forgetSeat, withPresence, freshMessages, rematchOf,
+  turnSeat, seatsRequest, cleanName, rememberSeat, heldSeat, forgetSeat, freshMessages, rematchOf,
   cardCount,
 } from "./seats.js";
 
@@ -19,11 +19,12 @@ const KEY_NAME = "ginrummy.name";
 const CLOCKS = [null, 30, 60, 120, 300];
 
 /**
- * The friends' tables of the page. `ctx`: `S` (the page's state), `t` (translator), `api(method,
- * path, body, token?)`, `store` ({get, set}), `deliver(state, opts)` (show a server state, in
- * order), `takeSeat(game, state)` (show another table), `render()`, `announce(text)`,
+ * The friends' tables of the page. `ctx`: `S` (the page's state, read only), `t` (translator),
+ * `api(method, path, body, token?)`, `store` ({get, set}), `deliver(state, opts)` (show a server
+ * state, in order), `takeSeat(game, state)` (show another table), `render()`, `announce(text)`,
  * `detailMessage(data)`, `openNewGame()`, `levels()` (the computer levels), `levelDefault()`,
- * `refresh()` (ask for the table shown at once; its end when the seat is gone).
+ * `refresh()` (ask for the table shown at once; its end when the seat is gone), `setBusy(busy)`
+ * (an action in flight), `presence(gameId, seats)` (who is connected at that table now).
  */
 export function createFriends(ctx) {
   const { S, store } = ctx;
@@ -276,10 +277,9 @@ export function createFriends(ctx) {
 
   async function startTable() {
     if (!canStart(S.state) || S.busy) return;
-    S.busy = true;
-    ctx.render();
+    ctx.setBusy(true);
     const data = await post("POST", `/api/games/${S.game.game_id}/start`);
-    S.busy = false;
+    ctx.setBusy(false);
     if (data) await ctx.deliver(data.state || data, { animate: false });
     ctx.render();
   }
@@ -391,12 +391,7 @@ export function createFriends(ctx) {
     const conn = new LiveConnection({
       gameId: want, token: S.game.token, since: () => S.lastSeq,
       onState: (state) => { if (S.game && state.game_id === S.game.game_id) ctx.deliver(state, { animate: true }); },
-      onPresence: (seats) => {
-        if (!S.state || S.state.game_id !== want) return;
-        S.state = withPresence(S.state, seats);
-        renderSeats();
-        renderWaiting();
-      },
+      onPresence: (seats) => ctx.presence(want, seats),
       onStatus: (s) => {
         if (!live || live.conn !== conn) return;
         const was = connState;
