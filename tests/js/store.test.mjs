@@ -131,3 +131,11 @@ test("language, settings, meta, knock preview and hint are kept as given", () =>
   assert.deepEqual(p.hint, { seq: 3 });
   assert.equal(reduce(p, { type: "loading", loading: p.loading }), p);
 });
+
+test("the live connection's state and the invite answered are kept; the same state is no news", () => {
+  let p = reduce(initialPage(), { type: "conn", conn: "reconnecting" });
+  assert.equal(p.conn, "reconnecting");
+  assert.equal(reduce(p, { type: "conn", conn: "reconnecting" }), p);
+  p = reduce(p, { type: "invite", invite: { code: "abcd", data: null, problem: "No such table" } });
+  assert.deepEqual(p.invite, { code: "abcd", data: null, problem: "No such table" });
+});

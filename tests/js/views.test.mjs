@@ -15,6 +15,7 @@ import { resultView } from "../../src/ginrummy/web/static/result.js";
 import { logView, pileView } from "../../src/ginrummy/web/static/movelog.js";
 import { knockView } from "../../src/ginrummy/web/static/knock.js";
 import { gameLine, leaveView, waitingSeats } from "../../src/ginrummy/web/static/games.js";
+import { seatLabel } from "../../src/ginrummy/web/static/friends.js";
 
 const en = JSON.parse(readFileSync(new URL("../../src/ginrummy/web/locales/en.json", import.meta.url), "utf8"));
 const t = makeT(en);
@@ -255,4 +256,15 @@ test("before leaving: a game in play, a waiting table (who sits there), other pe
 test("a game in progress in one line: the rules, the level, the hand and the score", () => {
   const st = { ...discardState, score: { hands: [], hand_points: [12, 30], boxes: [0, 0], target: 100 } };
   assert.equal(gameLine(st, t, () => ""), "Standard · Hard — Hand 2 · you 12, Computer 30");
+});
+
+test("a seat in words: an open seat, a computer by the table's name for it and its level, a person's name", () => {
+  const two = { you: 0, table: { players: 2 }, seats: [{ seat: 0, kind: "person", name: "Ann" }, { seat: 1, kind: "computer", level: "easy" }] };
+  assert.equal(seatLabel(two, 1, t), "Computer (Easy)");
+  assert.equal(seatLabel(two, 0, t), "Ann");
+  const three = { you: 0, table: { players: 3 }, seats: [{ seat: 0, kind: "person", name: "Ann" }, { seat: 1, kind: "open" }, { seat: 2, kind: "computer", level: "hard" }] };
+  assert.equal(seatLabel(three, 1, t), t("friends.open_seat"));
+  assert.equal(seatLabel(three, 2, t), `${t("vt.computer_n", { n: 2 })} (Hard)`);
+  assert.equal(seatLabel({ ...three, seats: [{ seat: 1, kind: "person" }] }, 1, t), t("friends.seat_n", { n: 2 }));
+  assert.equal(seatLabel(three, 5, t), "");
 });

@@ -5,25 +5,23 @@
 //   (what the person's intents mean at the table shown);
 // - DOM helpers: page.js (what the pages share), sound.js, storage.js, announce.js, focus.js;
 // - views that draw only from the state they are given: render.js (the table), result.js,
-//   movelog.js, knock.js, games.js, dialogs.js, frame.js, motion.js, composed by view.js;
-// - session.js, the one module that talks to the server and writes the page's state (with
-//   friends.js for tables of people: docs/tables.md), and controls.js, where the DOM's events
-//   become intents;
+//   movelog.js, knock.js, games.js, dialogs.js (with rating_view.js), friends.js (tables of
+//   people: docs/tables.md), frame.js, motion.js, composed by view.js;
+// - session.js, the one module that talks to the server and writes the page's state, and
+//   controls.js, where the DOM's events become intents;
 // - this entry.
 
 import { createStore, initialPage, reduce } from "./store.js";
-import { KEY_SETTINGS, storage } from "./storage.js";
+import { KEY_SETTINGS, remembered, storage } from "./storage.js";
 import { createView } from "./view.js";
 import { createSession } from "./session.js";
 import { wireControls } from "./controls.js";
 
 const store = createStore(reduce, initialPage(storage.get(KEY_SETTINGS, {})));
-let view = null;
+const view = createView(remembered);
 const session = createSession({ store, redraw: () => view.redraw(store.get()) });
-view = createView(session.friends);
 store.subscribe((p, prev) => view.draw(p, prev));
 store.subscribe((p) => { if (p.lang) session.syncLive(); });  // after each change, as the table is drawn
 wireControls({ send: session.handle, get: store.get });
-session.friends.wire();
 view.draw(store.get(), null);  // the settings' marks at once; the rest once the page has its words
 session.boot();

@@ -9,6 +9,8 @@ import { $ } from "./page.js";
 import { fitHand } from "./render.js";
 import { openPileDialog } from "./movelog.js";
 import { onFieldChange, onPresetChange, onScoringChange, updatePresetNote } from "./dialogs.js";
+import { buildSeatChoices, copyInvite, onKindChange, shareInvite } from "./friends.js";
+import { remembered } from "./storage.js";
 import { focusAfterDialog, focusLost } from "./focus.js";
 
 /**
@@ -69,6 +71,37 @@ export function wireControls({ send, get }) {
   on("new-scoring", "change", () => onScoringChange(get()));
   on("new-kind", "change", () => updatePresetNote(get()));
   on("new-fields", "change", (e) => onFieldChange(get(), e.target));
+
+  // ---------------------------------------------------------------- tables of people (docs/tables.md)
+  on("new-kind", "change", () => onKindChange(get(), remembered()));
+  on("new-scoring", "change", () => { if ($("new-kind").value === "friends") buildSeatChoices(get(), remembered().newGame); });
+  click("btn-start-table", { type: "start_table" });
+  on("btn-copy", "click", () => copyInvite(get().t));
+  on("btn-share", "click", () => shareInvite(get().t));
+  click("btn-take-back", { type: "take_back" });
+  click("btn-leave", { type: "leave_table" });
+  click("btn-rematch", { type: "rematch" });
+  on("waiting-seats", "change", (e) => {
+    const row = e.target.matches("select[data-testid^=seat-kind-]") && e.target.closest("li[data-seat]");
+    if (row) send({ type: "set_seat", seat: Number(row.dataset.seat), choice: e.target.value });
+  });
+  on("seat-chips", "click", (e) => {
+    const b = e.target.closest && e.target.closest("[data-testid=hand-to-computer]");
+    if (b) send({ type: "hand_to_computer", seat: Number(b.dataset.seat) });
+  });
+  on("quick-list", "click", (e) => {
+    const b = e.target.closest && e.target.closest("button[data-testid^=quick-]");
+    if (!b) return;
+    $("quick").open = false;
+    send({ type: "quick", code: b.dataset.testid.slice("quick-".length) });
+  });
+  on("form-join", "submit", (e) => { e.preventDefault(); send({ type: "join" }); });
+  on("join-name", "input", () => $("join-name").removeAttribute("aria-invalid"));
+  click("join-new", { type: "leave_invite" });
+  on("dlg-join", "cancel", (e) => { if (!get().state) e.preventDefault(); });
+  // the browser knows first when the network goes and comes back
+  window.addEventListener("offline", () => send({ type: "offline" }));
+  window.addEventListener("online", () => send({ type: "online" }));
 
   // ---------------------------------------------------------------- the header, settings, language
   click("btn-stats", { type: "stats" });

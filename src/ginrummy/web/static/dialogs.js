@@ -4,14 +4,13 @@
 // table, the statistics) and opens them.
 
 import { levelName, fieldLabel, choiceLabel, presetName, humanize } from "./i18n.js";
-import { rulesOverrides } from "./model.js";
+import { levelId, rulesOverrides } from "./model.js";
 import { $, el } from "./page.js";
 import { fillScoring, presetForScoring, applyConstraints, scoringName } from "./variants.js";
 import { ratingSection, about } from "./rating_view.js";
+import { buildFriendsForm, readFriendsForm } from "./friends.js";
 
 // ---------------------------------------------------------------- new game dialog
-export function levelId(l) { return typeof l === "object" && l ? l.name ?? l.id : l; }
-
 function metaFields(meta) {
   const m = meta || {};
   if (Array.isArray(m.fields) && m.fields.length) return m.fields;
@@ -21,13 +20,13 @@ function metaFields(meta) {
 
 /**
  * Fill the new-game form: the levels, the presets, the tables, the rules' fields, the friends'
- * part (`friends.buildForm`). `reset`: from the choices last dealt (`saved`), else keeping what
- * the form holds (a change of language).
+ * part (friends.js). `reset`: from the choices last dealt (`remembered.newGame`), else keeping
+ * what the form holds (a change of language). `remembered`: {newGame, name} (storage.js).
  */
-export function buildNewGameForm(p, reset, saved, friends) {
+export function buildNewGameForm(p, reset, remembered) {
   const { t } = p;
   const m = p.meta || {};
-  saved = saved || {};
+  const saved = remembered.newGame || {};
   const lvSel = $("new-level");
   const lvPrev = reset ? saved.level : lvSel.value;
   const levels = m.levels || [];
@@ -43,7 +42,7 @@ export function buildNewGameForm(p, reset, saved, friends) {
   fillScoring($("new-scoring"), m, t, reset ? saved.scoring : $("new-scoring").value);
   const current = reset ? { ...(m.presets || {})[prSel.value], ...(saved.preset === prSel.value ? saved.rules || {} : {}) } : readFields(m);
   buildFields(p, current);
-  friends.buildForm(reset);  // the kind of table first: the note's words depend on it
+  buildFriendsForm(p, reset, remembered);  // the kind of table first: the note's words depend on it
   updatePresetNote(p);
 }
 
@@ -145,14 +144,14 @@ function readFields(meta) {
 
 /**
  * What the form asks for: `{level, preset, rules (the overrides of the preset), scoring, table}`
- * (`table`: the friends' part, friends.request, null against the computer; it throws an Error
- * with a translated message on a bad name).
+ * (`table`: the friends' part, friends.js readFriendsForm, null against the computer; it throws
+ * an Error with a translated message on a bad name).
  */
-export function readNewGame(p, friends) {
+export function readNewGame(p) {
   const preset = $("new-preset").value;
   return {
     level: $("new-level").value, preset, rules: rulesOverrides((p.meta.presets || {})[preset], readFields(p.meta)),
-    scoring: $("new-scoring").value || "standard", table: friends.request(),
+    scoring: $("new-scoring").value || "standard", table: readFriendsForm(p),
   };
 }
 

@@ -385,6 +385,9 @@ export function pileCards(pile, log = null, upcard = null) {
   return cards.map((card, i) => ({ card, top: i === cards.length - 1, by: owners.has(card) ? owners.get(card) : null }));
 }
 
+/** A computer level's name in /api/meta's list (a name, or an object with its name). */
+export function levelId(l) { return typeof l === "object" && l ? l.name ?? l.id : l; }
+
 // ---------------------------------------------------------------- the browser's games in progress
 /** How many games in progress a browser remembers (the oldest are forgotten first). */
 export const GAMES_KEPT = 20;

@@ -4,26 +4,30 @@
 // with `seq`; the states that come back (an action's answer, a poll, the live connection of a table
 // of people) are shown in order, never one older than the state shown, another seat's moves
 // replayed (motion.js) and said in the live region. It also keeps the hand's order on the server,
-// asks for hints, fills the new-game dialog's games in progress, deals, resigns and boots the page.
-// The server is the authority: nothing here decides a rule.
+// asks for hints, fills the new-game dialog's games in progress, deals, resigns, runs the tables of
+// people (docs/tables.md: seats, start, invite and join, quick messages, rematch, leave, the live
+// connection) and boots the page. The server is the authority: nothing here decides a rule.
 
 import { cardName, errorAnswerText, makeT, resultHeadline, LANGUAGES } from "./i18n.js";
 import { applyEvent, findLegal, legalOfType, chooseKnock, newEvents, promptKey, resumable, tableFromState, handGroups } from "./model.js";
 import { apiRequest, askConfirm, loadCatalog, markLanguage, toast, $ } from "./page.js";
-import { hasPeople, inviteCode, isWaiting, supersedes } from "./seats.js";
+import { canStart, hasPeople, inviteCode, isWaiting, rematchOf, supersedes } from "./seats.js";
 import { playSound } from "./sound.js";
 import { isVariant, playerName, variantHeadline, moveText } from "./variants.js";
 import { orderDiffers, sameHand } from "./store.js";
 import { actionFor, cardClick, discardRefusal, dropCard, shiftCard } from "./intents.js";
-import { createFriends } from "./friends.js";
-import { KEY_CURRENT, KEY_NEW, KEY_SETTINGS, storage, savedGames, keepGame, dropGame } from "./storage.js";
+import { LiveConnection } from "./live.js";
+import { openJoin, readJoinName, seatLabel, showJoinError, showMessages, joining } from "./friends.js";
+import {
+  KEY_CURRENT, KEY_NAME, KEY_NEW, KEY_SETTINGS, storage, remembered, savedGames, keepGame, dropGame, keepSeat, dropSeat, savedSeat,
+} from "./storage.js";
 import { announce, reannounce } from "./announce.js";
 import { focusAfterMove, focusPlay } from "./focus.js";
 import { motionOK, pace, showMove, sleep } from "./motion.js";
 import { actorName, canHint, hintWords, named, opponentSeat } from "./render.js";
 import { drawKnock } from "./knock.js";
 import { drawLeave, drawResumeList, markResigning } from "./games.js";
-import { buildNewGameForm, dealing, drawStats, levelId, openStats, readNewGame, showNewGameError } from "./dialogs.js";
+import { buildNewGameForm, dealing, drawStats, openStats, readNewGame, showNewGameError } from "./dialogs.js";
 import { sortByRank, sortBySuit } from "./cards.js";
 
 /** The moves of another seat that are shown (a flight or a bubble) before the state they lead to. */
@@ -35,7 +39,7 @@ const SHOWN_GAMES = 8;
 
 /**
  * The session of the page whose state is `store` (store.js). `redraw()` draws the whole page
- * again (view.js). Returns `{handle(intent), boot(), friends, syncLive()}`.
+ * again (view.js). Returns `{handle(intent), boot(), syncLive()}`.
  */
 export function createSession({ store, redraw }) {
   const get = store.get;
@@ -48,6 +52,7 @@ export function createSession({ store, redraw }) {
   let orderTimer = null;
   let logFilled = null;            // the deal whose whole log was asked for (once per deal)
   let listed = [];                 // the games in progress listed in the new-game dialog: [{g, st}]
+  let live = null;                 // the live connection of the table shown: {gameId, conn}
 
   // ---------------------------------------------------------------- the server
   /** A request to the JSON API; the game's token goes with requests on the game (or `token`). */
@@ -63,17 +68,6 @@ export function createSession({ store, redraw }) {
     if (d && d.code === "stale") return t("error.stale");
     return errorAnswerText(data, get().t, get().lang);
   }
-
-  const friends = createFriends({
-    S: { get state() { return get().state; }, get game() { return get().game; }, get busy() { return get().busy; }, get lastSeq() { return get().lastSeq; } },
-    store: storage, api, deliver, takeSeat, forgetGame, render: redraw, announce, detailMessage, schedulePoll, opponentSeat, refresh,
-    t,
-    openNewGame: () => openNewGame(),
-    levels: () => ((get().meta && get().meta.levels) || []).map(levelId),
-    levelDefault: () => (get().meta && get().meta.default_level) || "hard",
-    setBusy: (busy) => dispatch({ type: "busy", value: busy }),
-    presence: (gameId, seats) => dispatch({ type: "presence", gameId, seats }),
-  });
 
   // ---------------------------------------------------------------- states in
   /** One move in words (variants.moveText: the same wording at every kind of table). */
@@ -149,7 +143,7 @@ export function createSession({ store, redraw }) {
     if (state.phase === "hand-over" || state.phase === "game-over") {
       if (state.result && prev && prev.phase !== state.phase) sound(["gin", "big_gin"].includes(state.result.kind) ? "gin" : "knock");
     }
-    friends.afterState(prev, get().state);
+    afterState(prev, get().state);
     focusAfterMove(prev && prev.phase, get());
     schedulePoll();
   }
@@ -184,7 +178,7 @@ export function createSession({ store, redraw }) {
   function schedulePoll() {
     clearTimeout(pollTimer);
     const p = get();
-    if (p.state && (p.state.phase === "opponent" || isWaiting(p.state)) && p.game && !friends.liveActive()) {
+    if (p.state && (p.state.phase === "opponent" || isWaiting(p.state)) && p.game && !liveActive()) {
       pollTimer = setTimeout(async () => {
         if (get().busy) return schedulePoll();
         try {
@@ -244,8 +238,8 @@ export function createSession({ store, redraw }) {
    */
   function lostGame() {
     const { state: st, game } = get();
-    const leftElsewhere = !!(game && st && st.game_id === game.game_id && (hasPeople(st) || isWaiting(st)) && !friends.heldSeat(game.game_id));
-    if (game) { friends.dropSeat(game.game_id); dropGame(game.game_id); }
+    const leftElsewhere = !!(game && st && st.game_id === game.game_id && (hasPeople(st) || isWaiting(st)) && !savedSeat(game.game_id));
+    if (game) { dropSeat(game.game_id); dropGame(game.game_id); }
     forgetGame();
     toast(t(leftElsewhere ? "friends.left_elsewhere" : "error.lost"));
   }
@@ -256,7 +250,7 @@ export function createSession({ store, redraw }) {
    * to another game).
    */
   function forgetGame() {
-    friends.stopLive();
+    stopLive();
     const saved = storage.get(KEY_CURRENT);
     const game = get().game;
     if (!saved || !game || saved.game_id === game.game_id) storage.set(KEY_CURRENT, null);
@@ -350,7 +344,7 @@ export function createSession({ store, redraw }) {
 
   async function openNewGame() {
     try { await ensureMeta(); } catch { toast(t("error.network")); return; }
-    buildNewGameForm(get(), true, storage.get(KEY_NEW, {}), friends);
+    buildNewGameForm(get(), true, remembered());
     listGames();
     showNewGameError(null);
     const dlg = $("dlg-new");
@@ -361,8 +355,9 @@ export function createSession({ store, redraw }) {
   async function startGame() {
     if ($("new-start").disabled) return;
     let form;
-    try { form = readNewGame(get(), friends); } catch (e) { showNewGameError(e.message); return; }
+    try { form = readNewGame(get()); } catch (e) { showNewGameError(e.message); return; }
     const { level, preset, rules, scoring, table } = form;
+    if (table) storage.set(KEY_NAME, table.name);
     dealing(true);
     showNewGameError(null);
     try {
@@ -372,7 +367,7 @@ export function createSession({ store, redraw }) {
       if (!r.ok) { showNewGameError(detailMessage(r.data)); return; }
       storage.set(KEY_NEW, { level, preset, rules, scoring, kind: table ? "friends" : "computer", seatChoices: table ? table._choices : (storage.get(KEY_NEW, {}) || {}).seatChoices });
       const game = { game_id: r.data.game_id, token: r.data.token, seat: r.data.seat ?? 0 };
-      if (table) friends.keepSeat({ ...game, name: table.name });
+      if (table) keepSeat({ ...game, name: table.name });
       history.replaceState(null, "", "/");
       takeSeat(game, r.data.state);
     } catch {
@@ -388,7 +383,7 @@ export function createSession({ store, redraw }) {
    */
   async function listGames() {
     listed = [];
-    drawResumeList(listed, get().t, friends.seatLabel);
+    drawResumeList(listed, get().t, label);
     const entries = savedGames().slice(0, SHOWN_GAMES);  // the game just left for later is among them
     const found = await Promise.all(entries.map(async (g) => {
       try {
@@ -400,7 +395,7 @@ export function createSession({ store, redraw }) {
       } catch { return null; }
     }));
     listed = found.filter(Boolean);
-    drawResumeList(listed, get().t, friends.seatLabel);
+    drawResumeList(listed, get().t, label);
   }
 
   /** Resign the game `game` ({game_id, token}); its state, or null (a toast said why). */
@@ -424,7 +419,7 @@ export function createSession({ store, redraw }) {
     markResigning(gameId, true);
     if (await resign(item.g)) {
       listed = listed.filter((x) => x !== item);
-      drawResumeList(listed, get().t, friends.seatLabel);
+      drawResumeList(listed, get().t, label);
     } else markResigning(gameId, false);
   }
 
@@ -443,7 +438,7 @@ export function createSession({ store, redraw }) {
   function askNewGame() {
     const p = get();
     if (!p.game || !resumable(p.state)) { openNewGame(); return; }
-    drawLeave(p, friends.seatLabel);
+    drawLeave(p, label);
     const dlg = $("dlg-leave");
     if (!dlg.open) dlg.showModal();
     $("leave-keep").focus();
@@ -541,6 +536,210 @@ export function createSession({ store, redraw }) {
     reorder(dropCard(p.order, handGroups(p.order, p.state, p.settings.pro), card, target, after));
   }
 
+  // ---------------------------------------------------------------- tables of people
+  /** A seat in words at the table of `st`, in the page's language (friends.js seatLabel). */
+  const label = (st, n) => seatLabel(st, n, get().t);
+
+  /** A request about the table shown: its answer's data, or null (a toast said why). */
+  async function post(method, path, body) {
+    if (!get().game) return null;
+    try {
+      const r = await api(method, path, body);
+      if (!r.ok) { toast(detailMessage(r.data)); return null; }
+      return r.data;
+    } catch {
+      toast(t("error.network"));
+      return null;
+    }
+  }
+
+  const gamePath = (rest) => `/api/games/${get().game.game_id}${rest}`;
+
+  /** The creator's choice for an open or computer seat of a waiting table. */
+  async function setSeat(seat, choice) {
+    const body = choice === "open" ? { kind: "open" } : { kind: "computer", level: choice };
+    const data = await post("PUT", gamePath(`/seats/${seat}`), body);
+    if (data) await deliver(data.state || data, { animate: false });
+    else redraw();  // refused: the seat's choice back to what the table says
+  }
+
+  async function startTable() {
+    const p = get();
+    if (!canStart(p.state) || p.busy) return;
+    dispatch({ type: "busy", value: true });
+    const data = await post("POST", gamePath("/start"));
+    dispatch({ type: "busy", value: false });
+    if (data) await deliver(data.state || data, { animate: false });
+    redraw();
+  }
+
+  /** The creator hands an away person's seat to the computer. */
+  async function handToComputer(seat) {
+    const level = (get().meta && get().meta.default_level) || "hard";
+    const data = await post("PUT", gamePath(`/seats/${seat}`), { kind: "computer", level });
+    if (data) await deliver(data.state || data, { animate: false });
+  }
+
+  /** The person takes back the seat a computer played while they were away. */
+  async function takeBack() {
+    const you = get().state.you ?? 0;
+    const data = await post("PUT", gamePath(`/seats/${you}`), { kind: "person" });
+    if (data) await deliver(data.state || data, { animate: false });
+  }
+
+  async function leaveTable() {
+    if (!get().game) return;
+    const sure = await askConfirm({ title: t("friends.leave_ask"), text: t(isWaiting(get().state) ? "friends.leave_text_waiting" : "friends.leave_text"), ok: t("friends.leave_title"), cancel: t("friends.leave_stay") });
+    if (!sure || !get().game) return;
+    const id = get().game.game_id;
+    try { await api("POST", `/api/games/${id}/leave`); } catch { /* leaving locally anyway */ }
+    stopLive();
+    dropSeat(id);
+    forgetGame();
+  }
+
+  async function rematch() {
+    const data = await post("POST", gamePath("/rematch"));
+    if (data && data.game_id) await follow(data.game_id, data.state);
+  }
+
+  /** Move to the rematch table (same seat, same token: docs/tables.md). */
+  async function follow(gameId, state) {
+    const { game, state: st } = get();
+    const g = { game_id: gameId, token: game.token, seat: st ? st.you ?? 0 : 0 };
+    keepSeat(g);
+    if (state) { takeSeat(g, state); return; }
+    try {
+      const r = await api("GET", `/api/games/${gameId}`, undefined, g.token);
+      if (r.ok) takeSeat(g, r.data);
+    } catch { toast(t("error.network")); }
+  }
+
+  async function sendQuick(code) {
+    const data = await post("POST", gamePath("/messages"), { message: code });
+    if (data) await deliver(data.state || data, { animate: false });
+  }
+
+  /** After a state was shown: its new quick messages by their seats, and a rematch followed. */
+  function afterState(prev, st) {
+    for (const words of showMessages(prev, st, get().t, opponentSeat(st))) announce(words);
+    const next = rematchOf(st);
+    const game = get().game;
+    if (next && game && next !== game.game_id && hasPeople(st)) follow(next, null);
+  }
+
+  /** Run the live connection of the table shown (a table with people), stop any other. */
+  function syncLive() {
+    const { state: st, game } = get();
+    const want = game && st && st.game_id === game.game_id && (hasPeople(st) || isWaiting(st)) ? game.game_id : null;
+    if (live && live.gameId === want) return;
+    stopLive();
+    if (!want) return;
+    const conn = new LiveConnection({
+      gameId: want, token: game.token, since: () => get().lastSeq,
+      onState: (state) => { const g = get().game; if (g && state.game_id === g.game_id) deliver(state, { animate: true }); },
+      onPresence: (seats) => dispatch({ type: "presence", gameId: want, seats }),
+      onStatus: (status) => {
+        if (!live || live.conn !== conn) return;
+        const was = get().conn;
+        dispatch({ type: "conn", conn: status });
+        if (status === "reconnecting" && was !== "reconnecting") announce(t("friends.reconnecting"));
+        if (status === "closed") { refresh(); schedulePoll(); }  // the token refused: is the seat gone?
+      },
+    });
+    live = { gameId: want, conn };
+    dispatch({ type: "conn", conn: "connecting" });
+    conn.start();
+  }
+
+  function stopLive() {
+    if (live) live.conn.stop();
+    live = null;
+    dispatch({ type: "conn", conn: null });
+  }
+
+  /** The table shown has a working live connection (no polling needed). */
+  const liveActive = () => !!(live && get().conn !== "closed");
+
+  /** Open the invite `code`: back to the seat this browser holds there, else the join dialog. */
+  async function openInvite(code) {
+    let r;
+    try { r = await api("GET", `/api/invites/${encodeURIComponent(code)}`); } catch {
+      toast(t("error.network"));
+      return false;
+    }
+    if (!r.ok) {
+      showInvite({ code, data: null, problem: r.status === 404 ? t("join.unknown") : detailMessage(r.data) });
+      return true;
+    }
+    const held = savedSeat(r.data.game_id);
+    dispatch({ type: "invite", invite: { code, data: r.data, problem: null } });
+    if (held && await resumeSeat(held)) return true;
+    showInvite(get().invite);
+    return true;
+  }
+
+  /** The invite dialog, open, for `invite`. */
+  function showInvite(invite) {
+    dispatch({ type: "invite", invite });
+    openJoin(get(), remembered().name);
+  }
+
+  /** Show the table of a seat this browser holds; false when its token no longer works. */
+  async function resumeSeat(held) {
+    try {
+      const r = await api("GET", `/api/games/${held.game_id}`, undefined, held.token);
+      if (r.ok) { takeSeat(held, r.data); return true; }
+      if (GONE.includes(r.status)) dropSeat(held.game_id);
+    } catch { toast(t("error.network")); }
+    return false;
+  }
+
+  /** Take a seat at the table of the invite shown, under the name typed. */
+  async function join() {
+    const invite = get().invite;
+    if (!invite || !invite.data) return;
+    const name = readJoinName(get());
+    if (!name || $("join-submit").disabled) return;
+    joining(true);
+    showJoinError(null);
+    try {
+      // this browser sat down meanwhile (in another tab): back to that seat, never a second one
+      const held = savedSeat(invite.data.game_id);
+      if (held && await resumeSeat(held)) return;
+      const r = await api("POST", `/api/invites/${encodeURIComponent(invite.code)}/join`, { name });
+      if (!r.ok) {
+        const code = r.data && r.data.detail && r.data.detail.code;
+        if (["table_full", "started", "seat_taken", "name_taken"].includes(code)) {
+          let data = invite.data;
+          try { const again = await api("GET", `/api/invites/${encodeURIComponent(invite.code)}`); if (again.ok) data = again.data; } catch { /* keep */ }
+          if (code === "table_full" || code === "started") { showInvite({ ...invite, data, problem: t(code === "table_full" ? "join.full" : "join.started") }); return; }
+          showInvite({ ...invite, data, problem: null });  // the seats as they are now (who sits there under that name)
+        }
+        const reason = r.data && r.data.detail && r.data.detail.reason && r.data.detail.reason.code;
+        // the reason names the name: another try
+        showJoinError(code === "seat_taken" ? t("join.seat_taken") : detailMessage(r.data), { field: code === "name_taken" || reason === "name_reserved" });
+        return;
+      }
+      storage.set(KEY_NAME, name);
+      const g = { game_id: r.data.game_id, token: r.data.token, seat: r.data.seat };
+      keepSeat({ ...g, name });
+      $("dlg-join").close();
+      takeSeat(g, r.data.state);
+    } catch {
+      showJoinError(t("error.network"));
+    } finally {
+      joining(false);
+    }
+  }
+
+  /** New game from the invite dialog: the invite's address left. */
+  function leaveInvite() {
+    $("dlg-join").close();
+    history.replaceState(null, "", "/");
+    openNewGame();
+  }
+
   // ---------------------------------------------------------------- intents
   /** Carry out one intent of the person (controls.js); a promise of its end. */
   async function handle(intent) {
@@ -574,6 +773,17 @@ export function createSession({ store, redraw }) {
       case "resign_listed": return resignListed(intent.gameId);
       case "resign_shown": return resignShown();
       case "stats": return showStats();
+      case "set_seat": return setSeat(intent.seat, intent.choice);
+      case "start_table": return startTable();
+      case "hand_to_computer": return handToComputer(intent.seat);
+      case "take_back": return takeBack();
+      case "leave_table": return leaveTable();
+      case "rematch": return rematch();
+      case "quick": return sendQuick(intent.code);
+      case "join": return join();
+      case "leave_invite": return leaveInvite();
+      case "offline": if (live) live.conn.drop(); return undefined;
+      case "online": if (live) live.conn.kick(); return undefined;
       default: throw new Error(`unknown intent ${intent.type}`);
     }
   }
@@ -588,7 +798,7 @@ export function createSession({ store, redraw }) {
     await setLanguage(lang, { save: false });
     await metaP;
     const code = inviteCode(location.pathname, location.search);
-    if (code && await friends.openInvite(code)) { dispatch({ type: "loading", loading: false }); return; }
+    if (code && await openInvite(code)) { dispatch({ type: "loading", loading: false }); return; }
     const saved = storage.get(KEY_CURRENT);
     const loading = !!(saved && saved.game_id && saved.token);
     dispatch({ type: "loading", loading });
@@ -604,7 +814,7 @@ export function createSession({ store, redraw }) {
           return;
         }
         dispatch({ type: "loading", loading: false });
-        if (GONE.includes(r.status)) { friends.dropSeat(saved.game_id); storage.set(KEY_CURRENT, null); dispatch({ type: "game", game: null }); }
+        if (GONE.includes(r.status)) { dropSeat(saved.game_id); storage.set(KEY_CURRENT, null); dispatch({ type: "game", game: null }); }
       } catch {
         dispatch({ type: "loading", loading: false });
         toast(t("error.network"));
@@ -614,8 +824,5 @@ export function createSession({ store, redraw }) {
     openNewGame();
   }
 
-  /** Run the live connection of the table shown (a table with people), stop any other. */
-  const syncLive = () => friends.syncLive();
-
-  return { handle, boot, friends, syncLive };
+  return { handle, boot, syncLive };
 }

@@ -24,7 +24,7 @@ export function initialPage(settings = {}) {
     game: null, state: null, lastSeq: 0, loading: true,
     order: [], selected: null, knockChoice: null,
     busy: false, animating: false, table: null, logUpTo: null, log: null,
-    hint: null, hinting: false,
+    hint: null, hinting: false, conn: null, invite: null,
   };
 }
 
@@ -66,6 +66,8 @@ function shown(page, state, lastSeq) {
  *   `animation_end`
  * - `presence` {gameId, seats}: who is connected, on the state of that game only
  * - `log` {state}: the whole deal's events, merged into the move log
+ * - `conn` {conn}: the live connection's state (connecting, live, reconnecting, closed; null: none)
+ * - `invite` {invite}: the invite being answered ({code, data, problem}), or null
  */
 export function reduce(page, a) {
   switch (a.type) {
@@ -90,6 +92,8 @@ export function reduce(page, a) {
       if (!page.state || page.state.game_id !== a.gameId) return page;
       return { ...page, state: withPresence(page.state, a.seats) };
     case "log": return { ...page, log: mergeMoveLog(page.log, a.state) };
+    case "conn": return page.conn === a.conn ? page : { ...page, conn: a.conn };
+    case "invite": return { ...page, invite: a.invite };
     default: throw new Error(`unknown action ${a.type}`);
   }
 }

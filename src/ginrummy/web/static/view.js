@@ -4,7 +4,7 @@
 // score sheet its rows). Nothing is drawn before the page has its language (`lang`); a change of
 // language (or of the languages /api/meta offers) draws every part again.
 
-import { fitHand, drawActions, drawFair, drawFooter, drawFrame, drawHand, drawHint, drawOpponent, drawPiles, drawRules, drawScore, drawStatus } from "./render.js";
+import { fitHand, drawActions, drawFair, drawFooter, drawFrame, drawHand, drawHint, drawOpponent, drawPiles, drawRules, drawScore, drawStatus, opponentSeat } from "./render.js";
 import { drawNextButton, drawResult } from "./result.js";
 import { drawLog, drawPileButton } from "./movelog.js";
 import { drawKnock } from "./knock.js";
@@ -12,6 +12,7 @@ import { drawLeave } from "./games.js";
 import { buildNewGameForm } from "./dialogs.js";
 import { drawSettings, drawStaticText } from "./frame.js";
 import { renderVariantBar } from "./variants.js";
+import { drawConn, drawJoin, drawQuick, drawSeats, drawWaiting, seatLabel } from "./friends.js";
 import { $ } from "./page.js";
 
 /** What the hand is drawn from (not the whole state: a presence message leaves the hand alone). */
@@ -23,10 +24,11 @@ const handKeys = (p) => {
 
 /**
  * The parts of the page in the order they are drawn (as the table reads: the hint's mark after
- * the hand and the piles it marks). `friends` draws the seats and the waiting table (friends.js).
+ * the hand and the piles it marks). `remembered()`: what the dialogs start from (storage.js).
  */
-function parts(friends) {
+function parts(remembered) {
   const openDialog = (id) => $(id).open;
+  const label = (p) => (st, n) => seatLabel(st, n, p.t);
   return [
     { keys: (p) => [p.state], draw: drawFrame },
     { keys: (p) => [p.state, p.t], draw: drawRules },
@@ -44,11 +46,15 @@ function parts(friends) {
     { keys: (p) => [p.hint, p.state, ...handKeys(p)], draw: drawHint },
     { keys: (p) => [p.state, p.log, p.animating, p.logUpTo, p.t], draw: drawLog },
     { keys: (p) => [p.state, p.t], draw: drawFooter },
-    { keys: (p) => [p.state, p.game, p.busy, p.t], draw: () => { friends.renderSeats(); friends.renderWaiting(); } },
-    // the dialogs open now, again in a new language (the knock dialog also when another knock is previewed)
-    { keys: (p) => [p.t], draw: (p) => { if (openDialog("dlg-new")) buildNewGameForm(p, false, null, friends); } },
+    { keys: (p) => [p.state, p.game, p.busy, p.meta, p.t], draw: (p) => { drawSeats(p, opponentSeat(p.state)); drawWaiting(p); } },
+    { keys: (p) => [p.conn, p.t], draw: drawConn },
+    { keys: (p) => [p.t], draw: drawQuick },
+    // the dialogs open now, again in a new language (the knock dialog also when another knock is
+    // previewed, the invite dialog when the invite changes)
+    { keys: (p) => [p.t], draw: (p) => { if (openDialog("dlg-new")) buildNewGameForm(p, false, remembered()); } },
     { keys: (p) => [p.knockChoice, p.t], draw: (p) => { if (openDialog("dlg-knock")) drawKnock(p); } },
-    { keys: (p) => [p.t], draw: (p) => { if (openDialog("dlg-leave")) drawLeave(p, friends.seatLabel); } },
+    { keys: (p) => [p.t], draw: (p) => { if (openDialog("dlg-leave")) drawLeave(p, label(p)); } },
+    { keys: (p) => [p.invite, p.t], draw: (p) => { if (openDialog("dlg-join")) drawJoin(p, remembered().name); } },
   ];
 }
 
@@ -59,8 +65,8 @@ const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
  * null or had no language); `redraw(p)` draws every part again (a table of people's seat choice
  * refused: its select back to what the state says).
  */
-export function createView(friends) {
-  const list = parts(friends);
+export function createView(remembered) {
+  const list = parts(remembered);
 
   function drawParts(p, prev) {
     for (const part of list) if (!prev || !same(part.keys(p), part.keys(prev))) part.draw(p);
@@ -73,10 +79,7 @@ export function createView(friends) {
     }
     if (!p.lang) return;
     const languageChanged = !prev || !prev.lang || p.t !== prev.t || ((p.meta || {}).languages !== ((prev.meta || {}).languages));
-    if (languageChanged) {
-      drawStaticText(p);
-      friends.translate();
-    }
+    if (languageChanged) drawStaticText(p);
     drawParts(p, languageChanged ? null : prev);  // the fixed texts were put back: every part again
   }
 
