@@ -38,8 +38,7 @@ from ..bots import DEFAULT_LEVEL, LEVELS
 from ..bots.strength import level_ratings
 from ..errors import RulesError
 from ..rules import FIELD_CHOICES, NEW_TARGET_MAX, PRESETS, Rules, check_new_target
-from ..store import Store, default_database_url
-from ..store.retention import Retention
+from ..store import Retention, Store, default_database_url
 from .delivery import RevalidatedStatic, add_head_extras, revalidated_file
 from .encoding import JSONAnswer
 from .errors import BadRequest, NotFound, RateLimited, Stale, Unavailable, from_engine
@@ -394,7 +393,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     # counted in PostgreSQL and shared by every process; in memory with SQLite (one process)
     counter = None
     if store.postgres:
-        from ..store.ratelimits import RateCounter
+        from ..store import RateCounter
 
         counter = RateCounter(store.engine)
     create_by_ip = make_limiter("create_ip", limits.creates, limits.window, counter)

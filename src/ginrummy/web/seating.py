@@ -19,9 +19,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from ..bots import LEVELS
-from ..store import GameRow
-from ..store.tables import MessageRow, SeatRow, TableRow, TableStore
-from ..store.variants import VariantStore
+from ..store import GameRow, MessageRow, SeatRow, TableRow, TableStore, VariantStore
 from ..variants import PLAYER_COUNT
 from .errors import BadRequest, NotFound, RateLimited, Refused
 from .ratelimit import Limiter, RateLimiter
