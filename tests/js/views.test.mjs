@@ -12,7 +12,8 @@ import {
   actionsView, actorName, canHint, currentHint, deadwoodView, handView, hintView, opponentSeat, opponentView, pilesView, statusView,
 } from "../../src/ginrummy/web/static/render.js";
 import { resultView } from "../../src/ginrummy/web/static/result.js";
-import { logView, pileView } from "../../src/ginrummy/web/static/movelog.js";
+import { logView, movesSaid, pileView } from "../../src/ginrummy/web/static/movelog.js";
+import { fieldKind, statValue } from "../../src/ginrummy/web/static/dialogs.js";
 import { knockView } from "../../src/ginrummy/web/static/knock.js";
 import { gameLine, leaveView, waitingSeats } from "../../src/ginrummy/web/static/games.js";
 import { seatLabel } from "../../src/ginrummy/web/static/friends.js";
@@ -267,4 +268,35 @@ test("a seat in words: an open seat, a computer by the table's name for it and i
   assert.equal(seatLabel(three, 2, t), `${t("vt.computer_n", { n: 2 })} (Hard)`);
   assert.equal(seatLabel({ ...three, seats: [{ seat: 1, kind: "person" }] }, 1, t), t("friends.seat_n", { n: 2 }));
   assert.equal(seatLabel(three, 5, t), "");
+});
+
+test("the live region: each new move in words, then what to do now, or the hand's result", () => {
+  const evs = discardState.events.slice(2, 3);  // the computer's discard
+  const said = movesSaid(evs, discardState, t);
+  assert.ok(said.endsWith("Pick a card to discard"), said);
+  assert.ok(said.startsWith("Computer"), said);
+  assert.equal(movesSaid([], discardState, t), "");
+  const over = movesSaid([{ seq: 29, type: "knock", seat: 0, card: "9C", hand: 2 }], handOver, t);
+  assert.ok(over.endsWith("You knocked and won 12 points"), over);
+});
+
+test("a rules field is asked for as its kind: a choice, a box, a number that may be off, a number, a text", () => {
+  assert.equal(fieldKind({ name: "shutout", type: "str", choices: ["box", "double"] }, "box"), "choice");
+  assert.equal(fieldKind({ name: "big_gin", type: "bool" }, true), "bool");
+  assert.equal(fieldKind({ name: "knock_limit", type: "int" }, 10), "int");
+  assert.equal(fieldKind({ name: "target", type: "int | None" }, 100), "onoff");
+  assert.equal(fieldKind({ name: "cap", type: "int", min: 1 }, null), "onoff");
+  assert.equal(fieldKind({ name: "name", type: "str" }, "x"), "text");
+});
+
+test("a statistic in words: rates in per cent, streaks, yes / no, counts, none", () => {
+  assert.equal(statValue("win_rate", 0.25, t), "25%");
+  assert.equal(statValue("win_rate", 62.4, t), "62%");
+  assert.equal(statValue("games_played", 7, t), "7");
+  assert.equal(statValue("average", 2.456, t), "2.46");
+  assert.equal(statValue("x", null, t), "—");
+  assert.equal(statValue("x", true, t), t("value.yes"));
+  assert.equal(statValue("streak", { length: 0, kind: null }, t), "—");
+  assert.ok(statValue("streak", { length: 3, kind: "won" }, t).includes("3"));
+  assert.equal(statValue("list", [1, 2], t), "2");
 });

@@ -80,7 +80,8 @@ export function onFieldChange(p, target) {
   applyConstraints($("new-fields"), $("new-scoring").value, p.meta, p.t);
 }
 
-function fieldKind(f, presetValue) {
+/** How a rules field of /api/meta is asked for: a choice, a box (bool), a number that may be off (onoff), a number, a text. */
+export function fieldKind(f, presetValue) {
   const type = String(f.type || "").toLowerCase();
   if (Array.isArray(f.choices) && f.choices.length) return "choice";
   if (type.startsWith("bool")) return "bool";
@@ -181,7 +182,8 @@ export function drawStats(p, data) {
   $("stats-body").replaceChildren(...[ratingSection(rating, t), statsTable(rest, t)].filter(Boolean));
 }
 
-function statValue(key, v, t) {
+/** A statistic in words: a rate in per cent, a streak, yes / no, a count; "—" for none. */
+export function statValue(key, v, t) {
   if (v === null || v === undefined) return "—";
   if (typeof v === "object" && !Array.isArray(v) && "length" in v) {
     return v.length && v.kind ? t(`stats.streak_${v.kind}`, { n: v.length }, `${v.length} ${v.kind}`) : "—";

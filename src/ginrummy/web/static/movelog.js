@@ -1,14 +1,29 @@
 // The table's public record of the deal in play, drawn from the page's state it is given: the
 // move log (each seat's draws and discards in words, a stock card never named: model.js
-// publicLogEvent), the last move of another seat under the status, and the view of the whole
-// discard pile (it is face up, so public: the table shows only its top cards). `logView` and
-// `pileView` are pure (tests/js/views.test.mjs); the draws change only the DOM.
+// publicLogEvent), the last move of another seat under the status, the view of the whole
+// discard pile (it is face up, so public: the table shows only its top cards), and the words the
+// live region says of new moves. `logView`, `pileView` and `movesSaid` are pure
+// (tests/js/views.test.mjs); the draws change only the DOM.
 
-import { cardName } from "./i18n.js";
-import { logEntries, pileCards } from "./model.js";
+import { cardName, resultHeadline } from "./i18n.js";
+import { logEntries, pileCards, promptKey } from "./model.js";
 import { $, cardEl, el } from "./page.js";
-import { playerName, moveText } from "./variants.js";
-import { currentTable, named } from "./render.js";
+import { isVariant, playerName, moveText, variantHeadline } from "./variants.js";
+import { actorName, currentTable, named } from "./render.js";
+
+/** Words for the live region: each new move (`evs`) of the table of `state`, then the result or what to do next. */
+export function movesSaid(evs, state, t) {
+  const you = state.you ?? 0;
+  const words = evs.filter((e) => !["hand_over", "game_over"].includes(e.type)).map((e) => moveText(state, e, t)).filter(Boolean);
+  if (!words.length && !evs.length) return "";
+  let tail = t(promptKey(state, false), { computer: actorName(state, t) });
+  if (state.result && (state.phase === "hand-over" || state.phase === "game-over")) {
+    tail = named(state) ? variantHeadline(state.result, state, t) : resultHeadline(state.result, you, t);
+    const f = state.score && state.score.final;
+    if (state.phase === "game-over" && f && !isVariant(state)) tail += `. ${f.winner === you ? t("game.won.you") : named(state) ? t("vt.winner", { name: playerName(state, f.winner, t) }) : t("game.won.opp")}`;
+  }
+  return `${words.join(" ")} ${tail}`.trim();
+}
 
 /** The log of the deal shown (the events shown so far while another seat's moves are replayed), or none. */
 function shownLog(p) {

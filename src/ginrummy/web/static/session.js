@@ -8,12 +8,12 @@
 // people (docs/tables.md: seats, start, invite and join, quick messages, rematch, leave, the live
 // connection) and boots the page. The server is the authority: nothing here decides a rule.
 
-import { cardName, errorAnswerText, makeT, resultHeadline, LANGUAGES } from "./i18n.js";
+import { cardName, errorAnswerText, makeT, LANGUAGES } from "./i18n.js";
 import { applyEvent, findLegal, legalOfType, chooseKnock, newEvents, promptKey, resumable, tableFromState, handGroups } from "./model.js";
 import { apiRequest, askConfirm, loadCatalog, markLanguage, toast, $ } from "./page.js";
 import { canStart, hasPeople, inviteCode, isWaiting, rematchOf, supersedes } from "./seats.js";
 import { playSound } from "./sound.js";
-import { isVariant, playerName, variantHeadline, moveText } from "./variants.js";
+import { isVariant } from "./variants.js";
 import { orderDiffers, sameHand } from "./store.js";
 import { actionFor, cardClick, discardRefusal, dropCard, shiftCard } from "./intents.js";
 import { LiveConnection } from "./live.js";
@@ -24,7 +24,8 @@ import {
 import { announce, reannounce } from "./announce.js";
 import { focusAfterMove, focusPlay } from "./focus.js";
 import { motionOK, pace, showMove, sleep } from "./motion.js";
-import { actorName, canHint, hintWords, named, opponentSeat } from "./render.js";
+import { actorName, canHint, hintWords, opponentSeat } from "./render.js";
+import { movesSaid } from "./movelog.js";
 import { drawKnock } from "./knock.js";
 import { drawLeave, drawResumeList, markResigning } from "./games.js";
 import { buildNewGameForm, dealing, drawStats, openStats, readNewGame, showNewGameError } from "./dialogs.js";
@@ -70,22 +71,7 @@ export function createSession({ store, redraw }) {
   }
 
   // ---------------------------------------------------------------- states in
-  /** One move in words (variants.moveText: the same wording at every kind of table). */
-  const eventWords = (e, state) => moveText(state, e, t);
-
-  /** Words for the live region: each move, then the result or what to do next. */
-  function announcement(evs, state) {
-    const you = state.you ?? 0;
-    const words = evs.filter((e) => !["hand_over", "game_over"].includes(e.type)).map((e) => eventWords(e, state)).filter(Boolean);
-    if (!words.length && !evs.length) return "";
-    let tail = t(promptKey(state, false), { computer: actorName(state, t) });
-    if (state.result && (state.phase === "hand-over" || state.phase === "game-over")) {
-      tail = named(state) ? variantHeadline(state.result, state, t) : resultHeadline(state.result, you, t);
-      const f = state.score && state.score.final;
-      if (state.phase === "game-over" && f && !isVariant(state)) tail += `. ${f.winner === you ? t("game.won.you") : named(state) ? t("vt.winner", { name: playerName(state, f.winner, t) }) : t("game.won.opp")}`;
-    }
-    return `${words.join(" ")} ${tail}`.trim();
-  }
+  const announcement = (evs, state) => movesSaid(evs, state, get().t);
 
   /**
    * Show a state from the server (an action's answer, a poll, a live message), in the order they
