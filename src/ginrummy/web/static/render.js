@@ -279,6 +279,16 @@ function handCard(c, disabled, t) {
   }, face);
 }
 
+/**
+ * The hand's cards usable again once nothing is in flight: a hand drawn while an action was in
+ * flight (the person sorted it meanwhile) or while another seat's moves were shown loses its
+ * aria-disabled marks.
+ */
+export function drawHandUsable(p) {
+  if (p.busy || p.animating) return;
+  for (const b of $("hand").querySelectorAll(".slot[aria-disabled]")) b.removeAttribute("aria-disabled");
+}
+
 /** The deadwood counter: its words and its mark (gin, a knock allowed), or nothing (pro mode, no arrangement). */
 export function deadwoodView(p) {
   const st = p.state;

@@ -4,7 +4,7 @@
 // score sheet its rows). Nothing is drawn before the page has its language (`lang`); a change of
 // language (or of the languages /api/meta offers) draws every part again.
 
-import { fitHand, drawActions, drawFair, drawFooter, drawFrame, drawHand, drawHint, drawOpponent, drawPiles, drawRules, drawScore, drawStatus, opponentSeat } from "./render.js";
+import { fitHand, drawActions, drawFair, drawFooter, drawFrame, drawHand, drawHandUsable, drawHint, drawOpponent, drawPiles, drawRules, drawScore, drawStatus, opponentSeat } from "./render.js";
 import { drawNextButton, drawResult } from "./result.js";
 import { drawLog, drawPileButton } from "./movelog.js";
 import { drawKnock } from "./knock.js";
@@ -37,6 +37,7 @@ function parts(remembered) {
     { keys: (p) => [p.state, p.table, p.log, p.animating, p.t], draw: drawPileButton },
     { keys: (p) => [p.state, p.animating, p.loading, p.busy, p.t], draw: drawStatus },
     { keys: handKeys, draw: drawHand },
+    { keys: (p) => [p.busy, p.animating], draw: drawHandUsable },
     { keys: (p) => [p.state, p.selected, p.busy, p.animating, p.hinting, p.game, p.order, p.settings.pro, p.t], draw: drawActions },
     { keys: (p) => [p.state, p.t], draw: drawScore },
     { keys: (p) => [p.state, p.animating, p.t], draw: drawResult },
