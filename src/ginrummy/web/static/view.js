@@ -24,42 +24,57 @@ const handKeys = (p) => {
 
 /**
  * The parts of the page in the order they are drawn (as the table reads: the hint's mark after
- * the hand and the piles it marks). `remembered()`: what the dialogs start from (storage.js).
+ * the hand and the piles it marks), each by name with the inputs it is drawn from.
+ * `remembered()`: what the dialogs start from (storage.js).
  */
 function parts(remembered) {
   const openDialog = (id) => $(id).open;
   const label = (p) => (st, n) => seatLabel(st, n, p.t);
   return [
-    { keys: (p) => [p.state], draw: drawFrame },
-    { keys: (p) => [p.state, p.t], draw: drawRules },
-    { keys: (p) => [p.state, p.table, p.t], draw: drawOpponent },
-    { keys: (p) => [p.state, p.table, p.busy, p.animating, p.t], draw: drawPiles },
-    { keys: (p) => [p.state, p.table, p.log, p.animating, p.t], draw: drawPileButton },
-    { keys: (p) => [p.state, p.animating, p.loading, p.busy, p.t], draw: drawStatus },
-    { keys: handKeys, draw: drawHand },
-    { keys: (p) => [p.busy, p.animating], draw: drawHandUsable },
-    { keys: (p) => [p.state, p.selected, p.busy, p.animating, p.hinting, p.game, p.order, p.settings.pro, p.t], draw: drawActions },
-    { keys: (p) => [p.state, p.t], draw: drawScore },
-    { keys: (p) => [p.state, p.animating, p.t], draw: drawResult },
-    { keys: (p) => [p.state, p.busy, p.animating], draw: drawNextButton },
-    { keys: (p) => [p.state, p.t], draw: drawFair },
-    { keys: (p) => [p.state, p.t], draw: (p) => renderVariantBar($("vt-bar"), p.state, p.t) },
-    { keys: (p) => [p.hint, p.state, ...handKeys(p)], draw: drawHint },
-    { keys: (p) => [p.state, p.log, p.animating, p.logUpTo, p.t], draw: drawLog },
-    { keys: (p) => [p.state, p.t], draw: drawFooter },
-    { keys: (p) => [p.state, p.game, p.busy, p.meta, p.t], draw: (p) => { drawSeats(p, opponentSeat(p.state)); drawWaiting(p); } },
-    { keys: (p) => [p.conn, p.t], draw: drawConn },
-    { keys: (p) => [p.t], draw: drawQuick },
+    ["frame", (p) => [p.state], drawFrame],
+    ["rules", (p) => [p.state, p.t], drawRules],
+    ["opponent", (p) => [p.state, p.table, p.t], drawOpponent],
+    ["piles", (p) => [p.state, p.table, p.busy, p.animating, p.t], drawPiles],
+    ["pile-button", (p) => [p.state, p.table, p.log, p.animating, p.t], drawPileButton],
+    ["status", (p) => [p.state, p.animating, p.loading, p.busy, p.t], drawStatus],
+    ["hand", handKeys, drawHand],
+    ["hand-usable", (p) => [p.busy, p.animating], drawHandUsable],
+    ["actions", (p) => [p.state, p.selected, p.busy, p.animating, p.hinting, p.game, p.order, p.settings.pro, p.t], drawActions],
+    ["score", (p) => [p.state, p.t], drawScore],
+    ["result", (p) => [p.state, p.animating, p.t], drawResult],
+    ["next-hand", (p) => [p.state, p.busy, p.animating], drawNextButton],
+    ["fair", (p) => [p.state, p.t], drawFair],
+    ["variant-bar", (p) => [p.state, p.t], (p) => renderVariantBar($("vt-bar"), p.state, p.t)],
+    ["hint", (p) => [p.hint, p.state && p.state.seq, p.state && p.state.game_id, ...handKeys(p)], drawHint],
+    ["log", (p) => [p.state, p.log, p.animating, p.logUpTo, p.t], drawLog],
+    ["footer", (p) => [p.state, p.t], drawFooter],
+    ["seats", (p) => [p.state, p.game, p.busy, p.meta, p.t], (p) => { drawSeats(p, opponentSeat(p.state)); drawWaiting(p); }],
+    ["connection", (p) => [p.conn, p.t], drawConn],
+    ["quick", (p) => [p.t], drawQuick],
     // the dialogs open now, again in a new language (the knock dialog also when another knock is
     // previewed, the invite dialog when the invite changes)
-    { keys: (p) => [p.t], draw: (p) => { if (openDialog("dlg-new")) buildNewGameForm(p, false, remembered()); } },
-    { keys: (p) => [p.knockChoice, p.t], draw: (p) => { if (openDialog("dlg-knock")) drawKnock(p); } },
-    { keys: (p) => [p.t], draw: (p) => { if (openDialog("dlg-leave")) drawLeave(p, label(p)); } },
-    { keys: (p) => [p.invite, p.t], draw: (p) => { if (openDialog("dlg-join")) drawJoin(p, remembered().name); } },
-  ];
+    ["new-game", (p) => [p.t], (p) => { if (openDialog("dlg-new")) buildNewGameForm(p, false, remembered()); }],
+    ["knock", (p) => [p.knockChoice, p.t], (p) => { if (openDialog("dlg-knock")) drawKnock(p); }],
+    ["leave", (p) => [p.t], (p) => { if (openDialog("dlg-leave")) drawLeave(p, label(p)); }],
+    ["join", (p) => [p.invite, p.t], (p) => { if (openDialog("dlg-join")) drawJoin(p, remembered().name); }],
+  ].map(([name, keys, draw]) => ({ name, keys, draw }));
 }
 
 const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * The names of the parts to draw for the page `p` after `prev`, in order: those whose inputs
+ * changed; every part when `prev` is null or the language changed (the fixed texts were put back).
+ * None before the page has its language.
+ */
+export function partsToDraw(p, prev, list = parts(() => ({}))) {
+  if (!p.lang) return [];
+  const all = !prev || !prev.lang || languageChanged(p, prev);
+  return list.filter((part) => all || !same(part.keys(p), part.keys(prev))).map((part) => part.name);
+}
+
+/** The page's words changed: another translator, or other languages offered. */
+const languageChanged = (p, prev) => p.t !== prev.t || ((p.meta || {}).languages !== ((prev.meta || {}).languages));
 
 /**
  * The page's drawer: `draw(p, prev)` draws what changed from `prev` (everything when `prev` is
@@ -69,20 +84,16 @@ const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 export function createView(remembered) {
   const list = parts(remembered);
 
-  function drawParts(p, prev) {
-    for (const part of list) if (!prev || !same(part.keys(p), part.keys(prev))) part.draw(p);
-  }
-
   function draw(p, prev) {
     if (!prev || p.settings !== prev.settings) {
       drawSettings(p);
       requestAnimationFrame(fitHand);
     }
     if (!p.lang) return;
-    const languageChanged = !prev || !prev.lang || p.t !== prev.t || ((p.meta || {}).languages !== ((prev.meta || {}).languages));
-    if (languageChanged) drawStaticText(p);
-    drawParts(p, languageChanged ? null : prev);  // the fixed texts were put back: every part again
+    if (!prev || !prev.lang || languageChanged(p, prev)) drawStaticText(p);
+    const names = new Set(partsToDraw(p, prev, list));
+    for (const part of list) if (names.has(part.name)) part.draw(p);
   }
 
-  return { draw, redraw: (p) => drawParts(p, null) };
+  return { draw, redraw: (p) => { for (const part of list) part.draw(p); } };
 }
