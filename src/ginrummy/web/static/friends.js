@@ -142,7 +142,8 @@ export function drawSeats(p, opponentSeat) {
     const cards = cardCount(st, n);
     if (cards !== null) kids.push(el("small", { class: "chip-count", "data-testid": "seat-cards", text: t("table.cards", { n: cards }) }));
     if (n === turn) kids.push(el("span", { class: "chip-turn", text: t("friends.to_play") }));
-    if (isCreator(st) && !isWaiting(st) && s.kind === "person" && word === "away") {
+    // the server says who may: the creator once the seat is away, anyone a while later
+    if (!isWaiting(st) && s.kind === "person" && s.hand_over) {
       kids.push(el("button", { type: "button", class: "btn small", "data-testid": "hand-to-computer", "data-seat": String(n), text: t("friends.hand_to_computer") }));
     }
     kids.push(el("span", { class: "bubble chip-bubble", id: `bubble-${n}`, "aria-hidden": "true" }));
@@ -317,14 +318,31 @@ export function drawJoin(p, name) {
     let parts = [];
     try { parts = rulesSummary({ ...pseudo, rules: { preset: inv.preset, ...(inv.rules || {}) } }, t); } catch { parts = [presetName(inv.preset, t)]; }
     $("join-rules").textContent = parts.join(" · ");
-    $("join-seats").replaceChildren(...(inv.seats || []).map((s) => el("li", { "data-seat": String(s.seat), "data-kind": s.kind },
-      el("span", { class: `dot p-${s.kind === "open" ? "open" : s.kind === "computer" ? "computer" : "person"}`, "aria-hidden": "true" }),
-      el("b", { text: s.kind === "open" ? t("friends.open_seat") : s.kind === "computer" ? `${computerName(pseudo, s.seat, t)} (${levelName(s.level, t)})` : (s.name || t("friends.seat_n", { n: s.seat + 1 })) }),
-      (inv.seats || []).length === 4 ? el("small", { class: "rel", text: t("friends.team_n", { n: (s.seat % 2) + 1 }) }) : null)));
+    // two open seats or more (a partnership's teams): the guest chooses, the first by default
+    const open = (inv.seats || []).filter((s) => s.kind === "open").map((s) => s.seat);
+    const choosing = !why && open.length > 1;
+    const picked = choosing ? (open.includes(readJoinSeat()) ? readJoinSeat() : open[0]) : null;
+    $("join-choose").hidden = !choosing;
+    $("join-seats").setAttribute("role", choosing ? "radiogroup" : "list");
+    if (choosing) $("join-seats").setAttribute("aria-labelledby", "join-choose");
+    else $("join-seats").removeAttribute("aria-labelledby");
+    $("join-seats").replaceChildren(...(inv.seats || []).map((s) => {
+      const label = s.kind === "open" ? t("friends.open_seat") : s.kind === "computer" ? `${computerName(pseudo, s.seat, t)} (${levelName(s.level, t)})` : (s.name || t("friends.seat_n", { n: s.seat + 1 }));
+      const team = (inv.seats || []).length === 4 ? el("small", { class: "rel", text: t("friends.team_n", { n: (s.seat % 2) + 1 }) }) : null;
+      const dot = el("span", { class: `dot p-${s.kind === "open" ? "open" : s.kind === "computer" ? "computer" : "person"}`, "aria-hidden": "true" });
+      if (choosing && s.kind === "open") {
+        const radio = el("input", { type: "radio", name: "join-seat", value: String(s.seat), "data-testid": "join-seat" });
+        radio.checked = s.seat === picked;
+        return el("li", { "data-seat": String(s.seat), "data-kind": s.kind, class: "choosable" },
+          el("label", {}, radio, dot, el("b", { text: label }), team));
+      }
+      return el("li", { "data-seat": String(s.seat), "data-kind": s.kind }, dot, el("b", { text: label }), team);
+    }));
   } else {
     $("join-table-desc").textContent = "";
     $("join-rules").replaceChildren();
     $("join-seats").replaceChildren();
+    $("join-choose").hidden = true;
   }
   if (!$("join-name").value) $("join-name").value = name || "";
   return !why;
@@ -336,6 +354,12 @@ export function openJoin(p, name) {
   const dlg = $("dlg-join");
   if (!dlg.open) dlg.showModal();
   if (canSit) $("join-name").focus();
+}
+
+/** The open seat chosen in the invite dialog (null: no choice offered). */
+export function readJoinSeat() {
+  const r = document.querySelector("#join-seats input[name=join-seat]:checked");
+  return r ? Number(r.value) : null;
 }
 
 /** The name typed in the invite dialog as the server will keep it, or null (said under the field). */

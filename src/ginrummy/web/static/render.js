@@ -172,14 +172,17 @@ export function drawPiles(p) {
 }
 
 // ---------------------------------------------------------------- the status
-/** The status line (and its data-phase), the offer's buttons, the hand's number, whether the table is busy. */
+/** The status line (and its data-phase; reconnecting), the offer's buttons, the hand's number, whether the table is busy. */
 export function statusView(p) {
   const { t, state: st } = p;
   const canTake = findLegal(st, "take");
   const canPass = findLegal(st, "pass");
   return {
     phase: uiPhase(st, p.animating),
-    text: isWaiting(st) ? t("friends.waiting_title") : t(promptKey(st, p.animating, p.loading), { computer: actorName(st, t) }),
+    // the server cannot be reached: the table stays as it was, and says it is reconnecting
+    reconnecting: !!p.reconnecting,
+    text: p.reconnecting ? t("friends.reconnecting")
+      : isWaiting(st) ? t("friends.waiting_title") : t(promptKey(st, p.animating, p.loading), { computer: actorName(st, t) }),
     // Pass: the first-turn offer, and the choice on the last discard (phase "draw").
     offerHidden: !(st && (st.phase === "offer" || st.phase === "draw") && (canTake || canPass)) || p.animating,
     takeHidden: !canTake && st?.phase !== "offer",
@@ -195,6 +198,7 @@ export function drawStatus(p) {
   const status = $("status");
   if (v.phase) status.dataset.phase = v.phase;
   else delete status.dataset.phase;
+  status.dataset.reconnecting = v.reconnecting ? "true" : "false";
   status.textContent = v.text;
   $("offer").hidden = v.offerHidden;
   $("btn-take").hidden = v.takeHidden;

@@ -16,8 +16,8 @@ import { playSound } from "./sound.js";
 import { isVariant } from "./variants.js";
 import { orderDiffers, sameHand } from "./store.js";
 import { actionFor, cardClick, discardRefusal, dropCard, shiftCard } from "./intents.js";
-import { LiveConnection } from "./live.js";
-import { openJoin, readJoinName, seatLabel, showJoinError, showMessages, joining } from "./friends.js";
+import { LiveConnection, backoff } from "./live.js";
+import { openJoin, readJoinName, readJoinSeat, seatLabel, showJoinError, showMessages, joining } from "./friends.js";
 import {
   KEY_CURRENT, KEY_NAME, KEY_NEW, KEY_SETTINGS, storage, remembered, savedGames, keepGame, dropGame, keepSeat, dropSeat, savedSeat,
 } from "./storage.js";
@@ -171,8 +171,9 @@ export function createSession({ store, redraw }) {
           const r = await api("GET", `/api/games/${get().game.game_id}?since=${get().lastSeq}`);
           if (r.ok) await deliver(r.data, { animate: true });
           else if (GONE.includes(r.status)) lostGame();  // the seat is gone: asking again cannot help
+          else if (r.status >= 500) reconnect(r.retryAfter);
           else schedulePoll();
-        } catch { schedulePoll(); }
+        } catch { reconnect(); }
       }, 800);
     }
   }
@@ -185,7 +186,40 @@ export function createSession({ store, redraw }) {
       const r = await api("GET", `/api/games/${game.game_id}?since=${get().lastSeq}`);
       if (r.ok) await deliver(r.data, { animate: false });
       else if (GONE.includes(r.status)) lostGame();
-    } catch { toast(t("error.network")); }
+      else if (r.status >= 500) reconnect(r.retryAfter);
+    } catch { reconnect(); }
+  }
+
+  /**
+   * The server did not answer (503 while its database is away, another 5xx, or no network): the
+   * table stays as it was, its status line says "Reconnecting…", and the state is asked for again
+   * with back-off (0.5 s doubling to 8 s, at least the server's Retry-After) until it comes; then
+   * play goes on from it. One loop at a time; `retryAfter` in ms.
+   */
+  async function reconnect(retryAfter = 0) {
+    const game = get().game;
+    if (get().reconnecting || !game) return;
+    dispatch({ type: "reconnecting", value: true });
+    announce(() => t("friends.reconnecting"));
+    let wait = retryAfter;
+    for (let attempt = 0; get().game === game; attempt += 1) {
+      await sleep(Math.max(backoff(attempt), wait));
+      let r = null;
+      // (before any state: as at a reload, the deal's events for the move log)
+      const since = get().state ? `?since=${get().lastSeq}` : "";
+      try { r = await api("GET", `/api/games/${game.game_id}${since}`); } catch { r = null; }
+      if (get().game !== game) break;
+      if (r && r.ok) {
+        dispatch({ type: "reconnecting", value: false }, { type: "loading", loading: false });
+        if (r.data.phase !== "game-over") keepGame(game);
+        await deliver(r.data, { animate: false });
+        schedulePoll();
+        return;
+      }
+      if (r && GONE.includes(r.status)) { dispatch({ type: "reconnecting", value: false }); lostGame(); return; }
+      wait = r ? r.retryAfter : 0;
+    }
+    dispatch({ type: "reconnecting", value: false });
   }
 
   // ---------------------------------------------------------------- actions out
@@ -204,6 +238,9 @@ export function createSession({ store, redraw }) {
         await deliver(r.data, { animate: true, also });
       } else if (r.status === 404) {
         lostGame();
+      } else if (r.status >= 500) {  // not applied, or applied: the state asked again tells
+        dispatch({ type: "busy", value: false });
+        reconnect(r.retryAfter);
       } else {
         sound("error");
         toast(r.status === 409 ? t("error.stale") : detailMessage(r.data));
@@ -211,7 +248,8 @@ export function createSession({ store, redraw }) {
         else { dispatch({ type: "busy", value: false }); await refresh(); }
       }
     } catch {
-      toast(t("error.network"));
+      dispatch({ type: "busy", value: false });
+      reconnect();  // no answer at all (the network): the same as the server away
     } finally {
       dispatch({ type: "busy", value: false });
       focusAfterMove(before, get());
@@ -693,7 +731,8 @@ export function createSession({ store, redraw }) {
       // this browser sat down meanwhile (in another tab): back to that seat, never a second one
       const held = savedSeat(invite.data.game_id);
       if (held && await resumeSeat(held)) return;
-      const r = await api("POST", `/api/invites/${encodeURIComponent(invite.code)}/join`, { name });
+      const seat = readJoinSeat();
+      const r = await api("POST", `/api/invites/${encodeURIComponent(invite.code)}/join`, seat === null ? { name } : { name, seat });
       if (!r.ok) {
         const code = r.data && r.data.detail && r.data.detail.code;
         if (["table_full", "started", "seat_taken", "name_taken"].includes(code)) {
@@ -799,11 +838,14 @@ export function createSession({ store, redraw }) {
           schedulePoll();
           return;
         }
+        if (r.status >= 500 || r.status === 429) {  // the server is away: its table, once back
+          reconnect(r.retryAfter);
+          return;
+        }
         dispatch({ type: "loading", loading: false });
         if (GONE.includes(r.status)) { dropSeat(saved.game_id); storage.set(KEY_CURRENT, null); dispatch({ type: "game", game: null }); }
       } catch {
-        dispatch({ type: "loading", loading: false });
-        toast(t("error.network"));
+        reconnect();  // no answer: the table shown (loading) until the server is back
         return;
       }
     }

@@ -24,7 +24,7 @@ export function initialPage(settings = {}) {
     game: null, state: null, lastSeq: 0, loading: true,
     order: [], selected: null, knockChoice: null,
     busy: false, animating: false, table: null, logUpTo: null, log: null,
-    hint: null, hinting: false, conn: null, invite: null,
+    hint: null, hinting: false, conn: null, invite: null, reconnecting: false,
   };
 }
 
@@ -61,7 +61,8 @@ function shown(page, state, lastSeq) {
  * - `shown` {state, lastSeq?}: a state from the server shown (the order kept within a deal,
  *   the move log merged, a selection dropped when its card left or the phase has none)
  * - `forget`: no game any more
- * - `busy`, `hinting` {value}; `hint` {hint}; `select` {card}; `order` {order}; `knock` {choice}
+ * - `busy`, `hinting`, `reconnecting` (the server did not answer: asking again) {value}; `hint`
+ *   {hint}; `select` {card}; `order` {order}; `knock` {choice}
  * - `animation` {table, logUpTo}: another seat's moves being shown (the table between events);
  *   `animation_end`
  * - `presence` {gameId, seats}: who is connected, on the state of that game only
@@ -82,6 +83,7 @@ export function reduce(page, a) {
     case "forget": return { ...page, game: null, state: null, lastSeq: 0, selected: null, hint: null };
     case "busy": return page.busy === a.value ? page : { ...page, busy: a.value };
     case "hinting": return page.hinting === a.value ? page : { ...page, hinting: a.value };
+    case "reconnecting": return page.reconnecting === a.value ? page : { ...page, reconnecting: a.value };
     case "hint": return { ...page, hint: a.hint };
     case "select": return page.selected === a.card ? page : { ...page, selected: a.card };
     case "order": return { ...page, order: a.order, selected: a.order.includes(page.selected) ? page.selected : null };

@@ -36,7 +36,7 @@ function parts(remembered) {
     ["opponent", (p) => [p.state, p.table, p.t], drawOpponent],
     ["piles", (p) => [p.state, p.table, p.busy, p.animating, p.t], drawPiles],
     ["pile-button", (p) => [p.state, p.table, p.log, p.animating, p.t], drawPileButton],
-    ["status", (p) => [p.state, p.animating, p.loading, p.busy, p.t], drawStatus],
+    ["status", (p) => [p.state, p.animating, p.loading, p.busy, p.reconnecting, p.t], drawStatus],
     ["hand", handKeys, drawHand],
     ["hand-usable", (p) => [p.busy, p.animating], drawHandUsable],
     ["actions", (p) => [p.state, p.selected, p.busy, p.animating, p.hinting, p.game, p.order, p.settings.pro, p.t], drawActions],
