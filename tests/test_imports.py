@@ -1,20 +1,26 @@
 """The Python package's imports, read from the sources (DESIGN.md, "Layout"): no import circle
 anywhere in ``ginrummy``; inside the store no private name (``_x``) imported from another
 module; and outside the store only the store's public face (``ginrummy.store`` itself) is used.
+No import circle among the game page's modules either (``web/static/*.js``, their ``import``
+statements).
 
 Every import counts, wherever it stands: at the top, inside a function (a late import that
-dodges a circle at run time is still a circle in the design) or under ``TYPE_CHECKING``.
+dodges a circle at run time is still a circle in the design) or under ``TYPE_CHECKING``. In the
+page's modules every static ``import … from "./x.js"`` and ``export … from "./x.js"`` counts (a
+dynamic ``import()`` is not read).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src"
+STATIC = SRC / "ginrummy" / "web" / "static"
 
 #: import circles known today, each as the sorted list of its modules, with the reason it is
 #: still there. A circle listed here that is gone fails the test too (remove it from the list).
@@ -179,3 +185,70 @@ def test_only_the_stores_public_face_is_used_outside_it(name: str) -> None:
             if owner_name.lower().endswith("store"):
                 wrong.append(f"line {node.lineno}: {owner_name}.{node.attr}")
     assert not wrong, f"{name} reaches inside the store: {wrong}"
+
+
+# ------------------------------------------------------------------------------ the page's modules
+#: a static import or re-export with its module specifier (the text between the quotes)
+_JS_IMPORT = re.compile(
+    r"""^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*(['"])(?P<spec>[^'"]+)\1"""
+    r"""|^\s*import\s*(['"])(?P<bare>[^'"]+)\3""",
+    re.MULTILINE,
+)
+_JS_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
+
+
+def js_imports(text: str) -> list[str]:
+    """The module specifiers of the static imports in a module's source."""
+    code = _JS_COMMENT.sub("", text)
+    return [m.group("spec") or m.group("bare") for m in _JS_IMPORT.finditer(code)]
+
+
+def js_graph(folder: Path) -> dict[str, set[str]]:
+    """Each module of ``folder`` (its file name): the modules of ``folder`` it imports."""
+    graph: dict[str, set[str]] = {}
+    for f in sorted(folder.glob("*.js")):
+        edges = graph.setdefault(f.name, set())
+        for spec in js_imports(f.read_text(encoding="utf-8")):
+            if spec.startswith("./") and "/" not in spec[2:]:
+                edges.add(spec[2:])
+    return graph
+
+
+def test_the_pages_imports_are_read() -> None:
+    """The reader sees every form of a static import and nothing in comments."""
+    src = """
+import { a, b } from "./one.js";
+import * as two from './two.js';
+import three from "./three.js"
+import "./four.js";
+export { five } from "./five.js";
+import {
+  six,
+  seven,
+} from "./six.js";
+// import { no } from "./commented.js";
+/* import { no } from "./block.js"; */
+const later = () => import("./dynamic.js");
+"""
+    assert js_imports(src) == ["./one.js", "./two.js", "./three.js", "./four.js", "./five.js",
+                               "./six.js"]
+    graph = js_graph(STATIC)
+    assert {"store.js", "session.js", "view.js"} <= graph["app.js"]
+    missing = {m for edges in graph.values() for m in edges} - set(graph)
+    assert not missing, f"imports of modules that do not exist: {sorted(missing)}"
+
+
+def test_no_import_circle_in_the_page() -> None:
+    found = circles(js_graph(STATIC))
+    assert not found, f"import circles in the page's modules: {found}"
+
+
+def test_the_pages_check_finds_a_circle(tmp_path: Path) -> None:
+    """Not blind: a circle put into a copy of the page's modules is found."""
+    for f in STATIC.glob("*.js"):
+        (tmp_path / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    cards = tmp_path / "cards.js"
+    text = cards.read_text(encoding="utf-8")
+    cards.write_text('import { $ } from "./page.js";\n' + text, encoding="utf-8")
+    found = circles(js_graph(tmp_path))
+    assert any({"cards.js", "page.js"} <= set(c) for c in found), found

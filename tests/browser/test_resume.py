@@ -9,6 +9,7 @@ import pytest
 from browser_helpers import (
     LiveServer,
     choose_discard,
+    click_action,
     discard,
     hand,
     hand_info,
@@ -86,7 +87,9 @@ def _sorted_by(cards: list[str], by: str) -> list[str]:
 @pytest.mark.parametrize("order", [("suit", "rank"), ("rank", "suit")])
 def test_sorted_hand_order_survives_reload(page: Any, server: LiveServer,
                                            order: tuple[str, str]) -> None:
-    new_game(page, server.base)
+    ph = new_game(page, server.base)
+    while ph == "hand-over":  # the computer knocked at its first turn (a random deal): next hand
+        ph = click_action(page, "[data-testid=next-hand]")
     for by in order:
         with page.expect_response(lambda r: r.url.endswith("/order")
                                   and r.request.method == "PUT") as resp:

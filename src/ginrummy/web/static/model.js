@@ -2,7 +2,7 @@
 // the table model replayed from events, score sheet rows, layoffs. No DOM, no I/O: unit-tested by
 // tests/js/model.test.mjs. The server is the authority; nothing here decides a rule.
 
-import { isRun, orderMeld, sameCards, sumPoints } from "./cards.js";
+import { isRun, orderMeld, sameCards, sortByRank, sortBySuit, sumPoints } from "./cards.js";
 
 export const PHASES = ["offer", "draw", "discard", "opponent", "hand-over", "game-over"];
 
@@ -85,6 +85,27 @@ export function groupHand(hand, arrangement) {
   if (dead.length) groups.push({ kind: "deadwood", cards: dead });
   if (spare.length) groups.push({ kind: "spare", cards: spare });
   return groups;
+}
+
+/**
+ * The hand's groups as drawn: each meld, the deadwood, the spare card of 11 (groupHand of the
+ * person's `order` and the state's arrangement); in pro mode (a setting) the person's own order
+ * in one group, without meld marks.
+ */
+export function handGroups(order, state, pro = false) {
+  if (pro) return [{ kind: "free", cards: [...order] }];
+  return groupHand(order, state && state.arrangement);
+}
+
+/** A run as the page marks one: cards of one suit and different ranks. */
+export function isRunMeld(cards) {
+  return cards.length > 1 && cards.every((c) => c[1] === cards[0][1]) && cards[0][0] !== cards[1][0];
+}
+
+/** A meld's cards in the order they are shown: a run by rank, a set by suit. */
+export function sortForShow(cards) {
+  if (isRunMeld(cards)) return sortByRank(cards);
+  return sortBySuit(cards);
 }
 
 /** The table as drawn between events: what the animation replays. */
@@ -363,6 +384,9 @@ export function pileCards(pile, log = null, upcard = null) {
   }
   return cards.map((card, i) => ({ card, top: i === cards.length - 1, by: owners.has(card) ? owners.get(card) : null }));
 }
+
+/** A computer level's name in /api/meta's list (a name, or an object with its name). */
+export function levelId(l) { return typeof l === "object" && l ? l.name ?? l.id : l; }
 
 // ---------------------------------------------------------------- the browser's games in progress
 /** How many games in progress a browser remembers (the oldest are forgotten first). */

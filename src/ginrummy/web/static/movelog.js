@@ -1,100 +1,126 @@
-// The table's public record of the deal in play: the move log (each seat's draws and discards in
-// words, a stock card never named: model.js publicLogEvent), the last move of another seat under
-// the status, and the view of the whole discard pile (it is face up, so public: the table shows
-// only its top cards). Reads `S`; changes the DOM and `S.log`.
+// The table's public record of the deal in play, drawn from the page's state it is given: the
+// move log (each seat's draws and discards in words, a stock card never named: model.js
+// publicLogEvent), the last move of another seat under the status, the view of the whole
+// discard pile (it is face up, so public: the table shows only its top cards), and the words the
+// live region says of new moves. `logView`, `pileView` and `movesSaid` are pure
+// (tests/js/views.test.mjs); the draws change only the DOM.
 
-import { cardName } from "./i18n.js";
-import { logEntries, mergeMoveLog, pileCards } from "./model.js";
+import { cardName, resultHeadline } from "./i18n.js";
+import { logEntries, pileCards, promptKey } from "./model.js";
 import { $, cardEl, el } from "./page.js";
-import { S, api, t } from "./session.js";
-import { currentTable, named } from "./render.js";
-import { playerName } from "./variants.js";
-import { eventWords } from "./app.js";
+import { isVariant, playerName, moveText, variantHeadline } from "./variants.js";
+import { actorName, currentTable, named } from "./render.js";
 
-/** Keep the state's events of the deal in play in the log; ask for the whole deal when the log lacks its start. */
-export function updateLog(state) {
-  S.log = mergeMoveLog(S.log, state);
-  const key = state && `${state.game_id}:${S.log.hand}`;
-  if (!S.log.complete && state && S.game && state.phase !== "waiting" && S.logFilled !== key) {
-    S.logFilled = key;  // once per deal: the whole deal is asked for at most once
-    fillLog();
+/** Words for the live region: each new move (`evs`) of the table of `state`, then the result or what to do next. */
+export function movesSaid(evs, state, t) {
+  const you = state.you ?? 0;
+  const words = evs.filter((e) => !["hand_over", "game_over"].includes(e.type)).map((e) => moveText(state, e, t)).filter(Boolean);
+  if (!words.length && !evs.length) return "";
+  let tail = t(promptKey(state, false), { computer: actorName(state, t) });
+  if (state.result && (state.phase === "hand-over" || state.phase === "game-over")) {
+    tail = named(state) ? variantHeadline(state.result, state, t) : resultHeadline(state.result, you, t);
+    const f = state.score && state.score.final;
+    if (state.phase === "game-over" && f && !isVariant(state)) tail += `. ${f.winner === you ? t("game.won.you") : named(state) ? t("vt.winner", { name: playerName(state, f.winner, t) }) : t("game.won.opp")}`;
   }
+  return `${words.join(" ")} ${tail}`.trim();
 }
 
-async function fillLog() {
-  try {
-    const r = await api("GET", `/api/games/${S.game.game_id}`);
-    if (r.ok && r.data && S.state && r.data.game_id === S.state.game_id) {
-      S.log = mergeMoveLog(S.log, r.data);
-      renderLog();
-    }
-  } catch { /* the log is a nicety: the table itself is right */ }
+/** The log of the deal shown (the events shown so far while another seat's moves are replayed), or none. */
+function shownLog(p) {
+  const st = p.state;
+  return p.log && st && p.log.hand === st.hand_number && p.log.game === st.game_id ? p.log : null;
+}
+
+/**
+ * The move log: `hidden`, its `items` ({cls: mine / other / all, type, text}; one "none" item
+ * when empty) and the `last` move of another seat (its line, or "" when not shown).
+ */
+export function logView(p) {
+  const { t, state: st } = p;
+  const upTo = p.animating && typeof p.logUpTo === "number" ? p.logUpTo : Infinity;
+  const log = shownLog(p);
+  const entries = log ? logEntries(log).filter((e) => e.seq <= upTo) : [];
+  const you = st ? st.you ?? 0 : 0;
+  const items = entries.map((e) => {
+    const words = moveText(st, e, t);
+    const cls = e.seat === you ? "mine" : e.seat === null || e.seat === undefined ? "all" : "other";
+    return words ? { cls, type: e.type, text: words } : null;
+  }).filter(Boolean);
+  const last = [...entries].reverse().find((e) => e.seat !== you && e.seat !== null && e.seat !== undefined && e.type !== "deal");
+  const show = !!(last && st && !["hand-over", "game-over"].includes(st.phase) && !p.animating);
+  return {
+    hidden: !st || st.phase === "waiting",
+    items: items.length ? items : [{ cls: "none", type: null, text: t("log.empty") }],
+    count: items.length,
+    last: show ? t("log.last", { text: moveText(st, last, t) }) : "",
+    lastShown: show,
+  };
 }
 
 /** The move log's list and the last move of another seat, in the page's language. */
-export function renderLog() {
-  const st = S.state;
+export function drawLog(p) {
   const box = $("moves");
   const list = $("moves-list");
   if (!box || !list) return;
-  box.hidden = !st || st.phase === "waiting";
-  const upTo = S.animating && typeof S.logUpTo === "number" ? S.logUpTo : Infinity;
-  const entries = st && S.log && S.log.hand === st.hand_number && S.log.game === st.game_id ? logEntries(S.log).filter((e) => e.seq <= upTo) : [];
-  const you = st ? st.you ?? 0 : 0;
-  const items = entries.map((e) => {
-    const mine = e.seat === you;
-    const words = eventWords(e, st);
-    return words ? el("li", { class: mine ? "mine" : e.seat === null || e.seat === undefined ? "all" : "other", "data-type": e.type, text: words }) : null;
-  }).filter(Boolean);
+  const v = logView(p);
+  box.hidden = v.hidden;
   const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 8;
-  list.replaceChildren(...(items.length ? items : [el("li", { class: "none", text: t("log.empty") })]));
-  if (atEnd || items.length <= 1) list.scrollTop = list.scrollHeight;
-  const last = [...entries].reverse().find((e) => e.seat !== you && e.seat !== null && e.seat !== undefined && e.type !== "deal");
+  list.replaceChildren(...v.items.map((i) => el("li", { class: i.cls, "data-type": i.type, text: i.text })));
+  if (atEnd || v.count <= 1) list.scrollTop = list.scrollHeight;
   const line = $("last-move");
-  const show = !!(last && st && !["hand-over", "game-over"].includes(st.phase) && !S.animating);
-  line.hidden = !show;
-  line.textContent = show ? t("log.last", { text: eventWords(last, st) }) : "";
+  line.hidden = !v.lastShown;
+  line.textContent = v.last;
 }
 
-/** The button that opens the whole discard pile: its count, and off while the pile is empty. */
-export function renderPileButton() {
+/** The button that opens the whole discard pile: its count, and off while the pile is empty; the pile's view when open. */
+export function drawPileButton(p) {
   const b = $("btn-pile");
   if (!b) return;
-  const n = (currentTable().pile || []).length;
-  b.hidden = !S.state || S.state.phase === "waiting";
+  const n = (currentTable(p).pile || []).length;
+  b.hidden = !p.state || p.state.phase === "waiting";
   b.disabled = !n;
-  b.textContent = t("pile.open", { n });
-  if ($("dlg-pile").open) renderPileDialog();
+  b.textContent = p.t("pile.open", { n });
+  if ($("dlg-pile").open) drawPileDialog(p);
 }
 
 /** Who put a pile card there, in words: the upcard, you, the computer, or a player's name. */
-function byWords(by, st) {
+function byWords(by, st, t) {
   if (by === null || by === undefined) return "";
   if (by === "upcard") return t("pile.upcard");
   if (by === (st.you ?? 0)) return t("table.you");
   return named(st) ? playerName(st, by, t) : t("table.computer");
 }
 
-function renderPileDialog() {
-  const st = S.state;
-  const log = S.log && st && S.log.hand === st.hand_number && S.log.game === st.game_id && !S.animating ? S.log : null;
-  const cards = pileCards(currentTable().pile, log, st && st.initial_upcard);
-  $("pile-note").textContent = cards.length ? t("pile.note", { n: cards.length }) : t("pile.empty");
-  $("pile-list").replaceChildren(...cards.map(({ card, top, by }, i) => {
-    const who = byWords(by, st);
-    const label = [cardName(card, t), who, top ? t("pile.top") : ""].filter(Boolean).join(", ");
-    return el("li", { class: top ? "top" : "", "data-card": card },
-      el("span", { class: "pile-n", "aria-hidden": "true", text: String(i + 1) }),
-      cardEl(card, t, { mini: true, label }),
-      who ? el("span", { class: "pile-by", "aria-hidden": "true", text: who }) : null,
-      top ? el("span", { class: "pile-top", "aria-hidden": "true", text: t("pile.top") }) : null);
-  }));
+/** The whole discard pile, bottom first: `note`, and each card with who put it there and whether it is the top. */
+export function pileView(p) {
+  const { t, state: st } = p;
+  const log = !p.animating ? shownLog(p) : null;
+  const cards = pileCards(currentTable(p).pile, log, st && st.initial_upcard);
+  return {
+    note: cards.length ? t("pile.note", { n: cards.length }) : t("pile.empty"),
+    cards: cards.map(({ card, top, by }) => {
+      const who = byWords(by, st, t);
+      return { card, top, who, label: [cardName(card, t), who, top ? t("pile.top") : ""].filter(Boolean).join(", ") };
+    }),
+  };
+}
+
+/** The view of the whole discard pile (the dialog's content). */
+export function drawPileDialog(p) {
+  const { t } = p;
+  const v = pileView(p);
+  $("pile-note").textContent = v.note;
+  $("pile-list").replaceChildren(...v.cards.map(({ card, top, who, label }, i) => el("li", { class: top ? "top" : "", "data-card": card },
+    el("span", { class: "pile-n", "aria-hidden": "true", text: String(i + 1) }),
+    cardEl(card, t, { mini: true, label }),
+    who ? el("span", { class: "pile-by", "aria-hidden": "true", text: who }) : null,
+    top ? el("span", { class: "pile-top", "aria-hidden": "true", text: t("pile.top") }) : null)));
 }
 
 /** Open the view of the whole discard pile (bottom first; the top card last, marked). */
-export function openPile() {
-  if (!S.state) return;
-  renderPileDialog();
+export function openPileDialog(p) {
+  if (!p.state) return;
+  drawPileDialog(p);
   $("dlg-pile").showModal();
   const list = $("pile-list");
   list.scrollLeft = list.scrollWidth;
