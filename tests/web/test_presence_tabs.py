@@ -90,8 +90,7 @@ def test_a_stream_on_another_process_keeps_the_person_connected(db_url: str) -> 
 def test_a_stopped_process_lets_go_within_its_lease(db_url: str) -> None:
     """A process stopped without letting go (its lease stays in the store): the person's last
     stream elsewhere still shows them disconnected once that lease has ended, not before."""
-    from ginrummy.store import Store
-    from ginrummy.store import TableStore
+    from ginrummy.store import Store, TableStore
 
     with live_server(db_url) as (base, _app), httpx.Client(base_url=base, timeout=10) as c:
         gid, ann, _bo = _table(c)
