@@ -75,7 +75,7 @@ def test_unrated_then_rated_after_games(page: Any, server: LiveServer, axe_sourc
     assert page.get_by_test_id("rating-value").inner_text() == shown(want.rating)
     lo, hi = want.interval
     assert page.get_by_test_id("rating-range").inner_text() == \
-        f"Probably between {shown(lo)} and {shown(hi)} (95% sure), after 2 rated games."
+        f"Probably between {shown(lo)} and {shown(hi)} (95% sure). Rated games: 2."
     near = min(RATINGS, key=lambda k: abs(RATINGS[k][0] - want.rating))
     names = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "expert": "Expert"}
     assert page.get_by_test_id("rating-suggest").inner_text() == \
