@@ -223,6 +223,10 @@ class ExpertBot:
     weigh_oversample = 3
     weigh_beta = 2.0
     weigh_knock = 4.0
+    #: value a deal's result by the form's own chance of winning (``ctx.value``: Hollywood,
+    #: three players, partnership; :mod:`ginrummy.bots.stakes`) instead of the two-player
+    #: table of ``ctx.hand_points``.
+    form_value = True
 
     def evolve_steps(self, know: Knowledge) -> int:
         """Played-looking opponent hands: as many improving draws as the opponent has drawn."""
@@ -453,7 +457,10 @@ class ExpertBot:
 
     def _value(self, view: PlayerView, ctx: Context, out: np.ndarray) -> np.ndarray:
         """Per candidate and world: the chance of winning the game after the deal's signed
-        points ``out`` (or the points themselves outside a game)."""
+        points ``out`` (in the form played: ``ctx.value``; or the points themselves outside a
+        game)."""
+        if self.form_value and ctx.value is not None:
+            return np.asarray(ctx.value(out), dtype=np.float64)
         if ctx.hand_points is None:
             return out.astype(np.float64)
         table = win_table(view.rules, ctx.target)
