@@ -115,8 +115,14 @@ def cmd_long(args: argparse.Namespace) -> None:
         if len(rows) < 2:
             continue  # only whole seat-swapped pairs count
         for row in rows[:2]:
-            games.append(GameSummary(row["a_won"], [tuple(x) for x in row["hands"]],
-                                     row["a_times_ms"], row.get("a_cpu_ms", [])))
+            g = GameSummary(row["a_won"], [tuple(x) for x in row["hands"]],
+                            row["a_times_ms"], row.get("a_cpu_ms", []))
+            if row.get("deals") is not None:  # rows written since the runner took every form
+                g.winners = None if row["winners"] is None else tuple(row["winners"])
+                g.deals = [(d[0], d[1], d[2], d[3], (d[4][0], d[4][1])) for d in row["deals"]]
+                g.totals = tuple(row["totals"])
+                g.times_ms, g.cpu_ms = row["times_ms"], row["cpu_ms"]
+            games.append(g)
     # elapsed: this invocation only (a resumed run's earlier parts are not counted)
     r = summarise(args.a, args.b, rules, args.seed, games, time.perf_counter() - t0)
     print(format_table(r))
