@@ -11,8 +11,10 @@ of games won from 68.5% to 76.5% (200 games each, seed 11). Each candidate move 
 face-up card; the most promising discards; the knock) is then played out to the end of the deal in
 the *same* worlds by the compiled rollout kernel (:mod:`ginrummy.bots.kernel`), with a deadwood-
 greedy policy for both seats (the opponent's modelled on ``simple``), and valued by the chance of
-winning the game from the resulting score (:func:`~ginrummy.bots.value.win_table`); the best mean
-wins. The knock shows the spread with the fewest expected layoffs, as ``hard`` does.
+winning the game from the resulting score (:func:`~ginrummy.bots.value.win_table`; in Hollywood,
+three players and partnership the form's own chance, ``ctx.value`` from
+:mod:`ginrummy.bots.stakes`, unless ``form_value`` is off); the best mean wins. The knock shows
+the spread with the fewest expected layoffs, as ``hard`` does.
 
 The opponent is rolled out as what it may be (``opp_model = "adaptive"``): in a share of the
 worlds as a gin camper (like ``marjj``: knocks only in its first three turns), the share being the
