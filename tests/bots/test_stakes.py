@@ -163,3 +163,16 @@ def test_deal_value_memoises_each_point_value() -> None:
     assert np.allclose(v(out), 0.5 + out / 1000)
     assert v(out).shape == (2, 3)
     assert sorted(calls) == [-3, 0, 3]
+
+
+def test_prepare_builds_a_form_s_tables_before_the_first_decision() -> None:
+    from ginrummy.bots import value
+    from ginrummy.bots.stakes import prepare
+
+    for scoring, rules, cached in [("three_player", STANDARD, value._three_player),
+                                   ("partnership", PARTNERSHIP, value._partnership)]:
+        prepare(rules, scoring)
+        hits = cached.cache_info().hits
+        (three_player_tables if scoring == "three_player" else partnership_table)(rules)
+        assert cached.cache_info().hits == hits + 1  # no second build
+    prepare(STANDARD, "standard")  # nothing to build

@@ -47,7 +47,7 @@ from .value import (
 )
 
 __all__ = ["DealValue", "deal_value", "three_player_value", "partnership_value",
-           "hollywood_value"]
+           "hollywood_value", "prepare"]
 
 
 class DealValue:
@@ -228,3 +228,16 @@ def deal_value(game: Game, index: int) -> DealValue | None:
     if isinstance(sheet, HollywoodSheet):
         return hollywood_value(rules, tuple(_game_state(g) for g in sheet.games), me)
     return None
+
+
+def prepare(rules: Rules, scoring: str) -> None:
+    """Build the tables that :func:`deal_value` reads for ``scoring`` under ``rules`` now (the
+    three-player race takes 0.7 s of CPU for a target of 100), e.g. before a tournament's
+    worker processes are forked or a server listens. Nothing to do for the standard game."""
+    if scoring == "three_player":
+        three_player_tables(rules)
+    elif scoring == "partnership":
+        partnership_table(rules)
+    elif scoring == "hollywood":
+        win_table(rules)
+        duration_table(rules)

@@ -110,8 +110,10 @@ def tournament(
             fail(str(e), 1)
     if "expert" in table.players:
         from ..bots.kernel import warmup
+        from ..bots.stakes import prepare
 
         warmup()
+        prepare(table_rules_, form)  # once here, not in every worker process
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     total = -(-games // table.rotations) * table.rotations
