@@ -170,17 +170,17 @@ def seeing_expert(mode: str) -> Any:
 
 def play_game_seeing(b: str, rules: Rules, seed: int, pair: int, a_seat: int,
                      mode: str) -> Any:
-    """:func:`ginrummy.tournament.play_game` with A an all-seeing ``expert``
+    """:func:`ginrummy.tournament.play_pair_game` with A an all-seeing ``expert``
     (:func:`seeing_expert`), told the truth before each of its decisions: the same decks,
     seats and bot random generators."""
-    from ginrummy.tournament import play_game
+    from ginrummy.tournament import play_pair_game
 
     seeing = seeing_expert(mode)
 
     def tell(h: Any) -> None:
         seeing.truth = (h.hands[1 - h.current], h.stock())
 
-    return play_game("expert", b, rules, seed, pair, a_seat, a_bot=seeing, before_a=tell)
+    return play_pair_game("expert", b, rules, seed, pair, a_seat, a_bot=seeing, before_a=tell)
 
 
 def play_pairs_seeing(a: str, b: str, rules: Rules, seed: int, pairs: list[int],
@@ -241,7 +241,7 @@ def cmd_knock_log(args: argparse.Namespace) -> None:
     from ginrummy.bots.heuristic import layoff_exposure, undercut_probability
     from ginrummy.bots.kernel import warmup
     from ginrummy.bots.knowledge import min_spreads, opponent_belief
-    from ginrummy.tournament import play_game
+    from ginrummy.tournament import play_pair_game
 
     warmup()
     out = open(args.out, "a", encoding="utf-8")  # noqa: SIM115  # closed below
@@ -274,7 +274,7 @@ def cmd_knock_log(args: argparse.Namespace) -> None:
     rules = Rules.preset(args.rules)
     for pair in range(args.games // 2):
         for seat in (0, 1):
-            play_game("expert", args.b, rules, args.seed, pair, seat)
+            play_pair_game("expert", args.b, rules, args.seed, pair, seat)
         out.flush()
     out.close()
 

@@ -50,7 +50,7 @@ from .views import PlayerView
 
 __all__ = ["Lineup", "TournamentResult", "GameSummary", "run_tournament", "run_lineup",
            "format_table", "table_rules", "DEFAULT_PRESET", "sets_for",
-           "wilson", "play_one", "play_sets", "play_game", "play_pairs", "pair_batches",
+           "wilson", "play_one", "play_sets", "play_pair_game", "play_pairs", "pair_batches",
            "summarise", "FINISH_KINDS", "TIMING_FIELDS", "MAX_DEALS", "MAX_ACTIONS_PER_DEAL"]
 
 #: the fields of :meth:`TournamentResult.to_json` that are measured times (they differ from run to
@@ -372,12 +372,14 @@ def play_sets(lineup: Lineup, rules: Rules, seed: int, sets: list[int]) -> list[
     return [play_one(lineup, rules, seed, k, r) for k in sets for r in range(lineup.rotations)]
 
 
-def play_game(a: str, b: str, rules: Rules, seed: int, pair: int, a_seat: int, *,
+def play_pair_game(a: str, b: str, rules: Rules, seed: int, pair: int, a_seat: int, *,
               a_bot: Any = None, before_a: Callable[[HandState], None] | None = None
               ) -> GameSummary:
     """A two-player game of pair ``pair`` with player ``a`` in seat ``a_seat``
-    (:func:`play_one` of the standard form). ``a_bot``, a bot object, plays A instead of
-    ``make_bot(a)``; ``before_a(hand)`` is called before each of A's decisions."""
+    (:func:`play_one` of the standard form; the tournament's ``play_game`` before every form
+    was played: the name is now the bot loop's, :func:`ginrummy.bots.play.play_game`).
+    ``a_bot``, a bot object, plays A instead of ``make_bot(a)``; ``before_a(hand)`` is called
+    before each of A's decisions."""
     before: Before | None = None
     if before_a is not None:
         hook = before_a
