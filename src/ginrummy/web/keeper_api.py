@@ -20,8 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from ..errors import RulesError
 from ..keeper import MAX_HAND_POINTS, SheetInputError, score_sheet, sheet_csv
 from ..rules import PRESETS, Rules, check_new_target
-from ..store.sheets import SheetRow
-from ..store.variants import VariantStore
+from ..store import SheetRow, VariantStore
 from ..variants import PLAYER_COUNT, SCORINGS, check_table, fit_to_table
 from .encoding import JSONAnswer
 from .errors import from_engine

@@ -26,20 +26,21 @@ import traceback
 from typing import Any
 
 from ..actions import Action
-from ..bots import DEFAULT_LEVEL, Bot, Context, make_bot
+from ..bots import DEFAULT_LEVEL, LEVELS, Bot, Context, make_bot
 from ..bots.hints import hint
+from ..bots.strength import level_ratings
 from ..cards import card_text
 from ..errors import IllegalActionError, InvalidNotationError, RulesError, shown_value
 from ..fairness import commitment_of, new_salt, shuffled_deck
 from ..game import Game
 from ..records import HandRecord
 from ..rules import Rules
-from ..store import GameRow, Store
-from ..store.tables import SeatRow, TableRow
+from ..store import GameRow, SeatRow, Statistics, Store, TableRow
 from ..variants import PLAYER_COUNT, SCORINGS, fit_to_table
 from ..views import view_of
 from .engines import MatchEngine, StandardEngine, TableEngine
 from .errors import BadRequest, Illegal, NotFound, Stale, Unavailable
+from .rating_stats import person_rating
 from .service_base import invite_code, token_hash
 from .state import YOU, DealInfo
 from .stats import player_stats
@@ -107,6 +108,7 @@ class TableService:
         self.store = store
         self.vstore = self.records.vstore
         self.tables = self.records.tables
+        self.statistics = Statistics(store.engine, store.single)
         self._bots: dict[str, Bot] = {}
 
     # -------------------------------------------------------------------------- computers
@@ -549,8 +551,11 @@ class TableService:
 
     def stats(self, player_id: str | None) -> dict[str, Any]:
         """Statistics of one browser (``player_id``): the games it created and the tables it
-        joined, each from its own seat (:func:`ginrummy.web.stats.player_stats`)."""
-        return player_stats(self.store, self.tables, player_id, self.vstore.scorings)
+        joined, each from its own seat (:func:`ginrummy.web.stats.player_stats`), and its
+        rating (:func:`ginrummy.web.rating_stats.person_rating`)."""
+        out = player_stats(self.statistics, player_id, self.vstore.scorings)
+        out["rating"] = person_rating(self.store.single, player_id, level_ratings(), LEVELS)
+        return out
 
 
 #: the name the app and older code use.

@@ -13,7 +13,7 @@ from ..bots import DEFAULT_LEVEL, LEVELS
 from ..cards import card_text, parse_card
 from ..errors import GinRummyError, RulesError, shown_value
 from ..rules import PRESETS, Rules
-from ..store.tables import SeatRow
+from ..store import SeatRow
 from .errors import BadRequest, text_reason
 from .i18n import LANGUAGES
 from .messages import catalog

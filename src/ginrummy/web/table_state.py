@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..store.tables import MessageRow, SeatRow, TableRow
+from ..store import MessageRow, SeatRow, TableRow
 from ..variants import PLAYER_COUNT
 from .service_base import invite_code
 from .state import YOU
