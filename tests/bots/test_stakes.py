@@ -12,6 +12,7 @@ import pytest
 from ginrummy.bots import Context, make_bot
 from ginrummy.bots.play import advance, context_of
 from ginrummy.bots.stakes import (
+    SPAN,
     DealValue,
     deal_value,
     hollywood_value,
@@ -162,7 +163,9 @@ def test_deal_value_memoises_each_point_value() -> None:
     out = np.array([[3, -3, 3], [0, 3, -3]])
     assert np.allclose(v(out), 0.5 + out / 1000)
     assert v(out).shape == (2, 3)
-    assert sorted(calls) == [-3, 0, 3]
+    assert sorted(calls) == [-3, 0, 3]  # each value once, however often asked
+    assert v.chance(1000) == v.chance(SPAN) == 0.5 + SPAN / 1000  # beyond the span: its end
+    assert sorted(calls) == [-3, 0, 3, SPAN]
 
 
 def test_prepare_builds_a_form_s_tables_before_the_first_decision() -> None:

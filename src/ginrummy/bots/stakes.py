@@ -50,30 +50,35 @@ __all__ = ["DealValue", "deal_value", "three_player_value", "partnership_value",
            "hollywood_value", "prepare"]
 
 
+#: the signed points a :class:`DealValue` tells apart (beyond: the nearest end; a deal scores
+#: at most about 250, an Oklahoma spade gin doubled).
+SPAN = 400
+
+
 class DealValue:
     """The chance of winning for each signed point value of a deal (``+k``: the deciding
-    player scores ``k``; ``-k``: its opponent does; 0: nobody), memoised per value.
+    player scores ``k``; ``-k``: its opponent does; 0: nobody), memoised per value in a
+    vector over ``-SPAN..SPAN`` (so that a decision's thousands of outcomes are read at once).
 
     :param chance: ``chance(points) -> float`` in [0, 1].
     """
 
-    __slots__ = ("_chance", "_memo")
+    __slots__ = ("_chance", "_vec")
 
     def __init__(self, chance: Callable[[int], float]) -> None:
         self._chance = chance
-        self._memo: dict[int, float] = {}
+        self._vec = np.full(2 * SPAN + 1, np.nan)
 
     def __call__(self, out: np.ndarray) -> np.ndarray:
         """The chance for each entry of ``out`` (an int array of signed points, any shape)."""
-        u, inv = np.unique(out, return_inverse=True)
-        memo = self._memo
-        vals = np.empty(len(u))
-        for i, x in enumerate(u.tolist()):
-            v = memo.get(x)
-            if v is None:
-                v = memo[x] = float(self._chance(x))
-            vals[i] = v
-        return np.asarray(vals[inv.reshape(-1)].reshape(out.shape))
+        idx = np.clip(out, -SPAN, SPAN) + SPAN
+        vals = self._vec[idx]
+        missing = np.isnan(vals)
+        if missing.any():
+            for i in np.unique(idx[missing]).tolist():
+                self._vec[i] = float(self._chance(i - SPAN))
+            vals = self._vec[idx]
+        return np.asarray(vals, dtype=np.float64)
 
     def chance(self, points: int) -> float:
         """The chance for one signed point value."""
