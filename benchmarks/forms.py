@@ -8,6 +8,7 @@ Usage (from the repository root, with the project's virtual environment)::
     python benchmarks/forms.py run ... --set expert.form_value=false --out runs/3p-2p.jsonl
     python benchmarks/forms.py run ... --summarise --out runs/3p-base.jsonl
     python benchmarks/forms.py compare --base runs/3p-2p.jsonl --new runs/3p-base.jsonl
+    python benchmarks/forms.py decision-time --scoring hollywood --games 4
 
 ``run`` plays the games of :func:`ginrummy.tournament.run_tournament` (the same sets, seeds and
 results as ``ginrummy tournament --scoring ...``) in batches of sets and appends each game to a
@@ -16,7 +17,9 @@ point (``--summarise`` only reads the file; only whole sets count). ``--set
 level.attribute=value`` changes a bot class's attribute in every worker (benchmarks/bots.py's
 ``apply_overrides``). ``compare`` pairs two runs of the same seed game by game (the same decks
 and seats): the mean difference in games won by A's side (new - base) and in A's side's points
-per hand, with 95% normal intervals.
+per hand, with 95% normal intervals. ``decision-time`` plays a few games with ``expert`` in
+seat 0 and makes each of its decisions twice, with and without the form's value (in turn
+first), from the same view and random state: the CPU time of each, and how often they differ.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from ginrummy.tournament import (  # noqa: E402
     Lineup,
     format_table,
     pair_batches,
+    play_one,
     play_sets,
     summarise,
     table_rules,
@@ -151,6 +155,49 @@ def cmd_compare(args: argparse.Namespace) -> None:
     print(json.dumps(out))
 
 
+def cmd_decision_time(args: argparse.Namespace) -> None:
+    import copy
+
+    from ginrummy.bots.expert import ExpertBot
+    from ginrummy.bots.kernel import warmup
+    from ginrummy.bots.stakes import prepare
+
+    form, preset, rules, _ = table_rules(args.rules, args.scoring)
+    warmup()
+    prepare(rules, form)
+    lineup = Lineup.of(form, "expert", "simple")
+    times: dict[bool, list[float]] = {True: [], False: []}
+    differ = [0]
+
+    class Both(ExpertBot):
+        def choose(self, view: Any, ctx: Any) -> Any:
+            state = ctx.rng.getstate()
+            order = [True, False] if len(times[True]) % 2 == 0 else [False, True]
+            got = {}
+            for on in order:
+                ctx.rng.setstate(state)
+                self.form_value = on
+                c0 = time.process_time()
+                got[on] = super().choose(view, copy.copy(ctx))
+                times[on].append((time.process_time() - c0) * 1000.0)
+            differ[0] += got[True] != got[False]
+            ctx.rng.setstate(state)
+            self.form_value = True
+            return super().choose(view, ctx)
+
+    for k in range(args.games):  # the games of a tournament's set k, rotation 0
+        play_one(lineup, rules, args.seed, k, 0, bots={0: Both()})
+    out: dict[str, Any] = {"scoring": form, "preset": preset, "games": args.games,
+                           "decisions": len(times[True]), "differ": differ[0]}
+    for on in (True, False):
+        xs = sorted(times[on])
+        out["form" if on else "two_player"] = {
+            "cpu_ms_mean": round(statistics.fmean(xs), 3),
+            "cpu_ms_p50": round(xs[len(xs) // 2], 3),
+            "cpu_ms_p99": round(xs[min(len(xs) - 1, int(0.99 * len(xs)))], 3)}
+    print(json.dumps(out))
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(required=True)
@@ -172,6 +219,12 @@ def main(argv: list[str] | None = None) -> None:
     c.add_argument("--base", required=True)
     c.add_argument("--new", required=True)
     c.set_defaults(func=cmd_compare)
+    d = sub.add_parser("decision-time")
+    d.add_argument("--scoring", default="three_player")
+    d.add_argument("--rules", default=None)
+    d.add_argument("--games", type=int, default=4)
+    d.add_argument("--seed", type=int, default=0)
+    d.set_defaults(func=cmd_decision_time)
     args = ap.parse_args(argv)
     args.func(args)
 
