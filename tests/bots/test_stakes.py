@@ -24,6 +24,7 @@ from ginrummy.bots.value import (
     partnership_table,
     signed_deal_model,
     three_player_tables,
+    win_chance_after,
     win_table,
 )
 from ginrummy.game import Game
@@ -141,15 +142,24 @@ def test_deal_value_reads_the_table_and_reaches_the_expert() -> None:
     assert not np.allclose(want(KS), win_table(STANDARD)[0, 0])  # not a constant
 
     from ginrummy.bots.expert import ExpertBot
+    from ginrummy.views import view_of
 
     out = np.array([[5, -20], [0, 40]])
+    h = g.deals[i]
+    view = view_of(h, h.current)
+    e = ExpertBot()
+    assert np.allclose(e._value(view, ctx, out), want(out))
+    e.value_forms = frozenset({"partnership"})  # not this form's: the two-player table
+    hp = ctx.hand_points
+    assert hp is not None
+    two = win_chance_after(win_table(STANDARD), 100, hp[h.current], hp[1 - h.current], out)
+    assert np.allclose(e._value(view, ctx, out), two)
+    assert not np.allclose(two, want(out))
     e = ExpertBot()
     fixed = Context(value=lambda o: np.full(o.shape, 0.25), hand_points=(0, 0))
-    view = None  # _value reads the view only for the two-player table
-    assert np.all(e._value(view, fixed, out) == 0.25)  # type: ignore[arg-type]
+    assert np.all(e._value(view, fixed, out) == 0.25)  # a value without a form: used
     e.form_value = False
-    with pytest.raises(AttributeError):  # back to the two-player table, which needs the view
-        e._value(view, fixed, out)  # type: ignore[arg-type]
+    assert not np.any(e._value(view, fixed, out) == 0.25)
 
 
 def test_deal_value_memoises_each_point_value() -> None:

@@ -236,8 +236,10 @@ class ExpertBot:
     weigh_knock = 4.0
     #: value a deal's result by the form's own chance of winning (``ctx.value``: Hollywood,
     #: three players, partnership; :mod:`ginrummy.bots.stakes`) instead of the two-player
-    #: table of ``ctx.hand_points``.
+    #: table of ``ctx.hand_points``, in the forms of ``value_forms`` (a value that does not
+    #: name its form, ``scoring``, is always used).
     form_value = True
+    value_forms: frozenset[str] = frozenset({"hollywood", "three_player", "partnership"})
 
     def evolve_steps(self, know: Knowledge) -> int:
         """Played-looking opponent hands: as many improving draws as the opponent has drawn."""
@@ -547,7 +549,8 @@ class ExpertBot:
         """Per candidate and world: the chance of winning the game after the deal's signed
         points ``out`` (in the form played: ``ctx.value``; or the points themselves outside a
         game)."""
-        if self.form_value and ctx.value is not None:
+        if self.form_value and ctx.value is not None \
+                and getattr(ctx.value, "scoring", None) in self.value_forms | {None}:
             return np.asarray(ctx.value(out), dtype=np.float64)
         if ctx.hand_points is None:
             return out.astype(np.float64)

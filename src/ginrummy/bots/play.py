@@ -56,12 +56,14 @@ class _FormValue:
     (:func:`ginrummy.bots.stakes.deal_value`), built when first called (so that players who
     never ask for it cost nothing, and numpy is imported only by those who do)."""
 
-    __slots__ = ("game", "index", "value")
+    __slots__ = ("game", "index", "value", "scoring")
 
     def __init__(self, game: Game, index: int) -> None:
         self.game = game
         self.index = index
         self.value: Callable[[Any], Any] | None = None
+        #: the form whose value this is (a player may use the value of some forms only).
+        self.scoring = game.scoring
 
     def __call__(self, out: Any) -> Any:
         if self.value is None:
