@@ -27,7 +27,8 @@ class Context:
         partnership): maps an int array of signed points for the seat (``+k``: it scores
         ``k``; ``-k``: its opponent does; 0: nobody) to its chance of winning the game
         (Hollywood: the match), an array of the same shape; ``None``: the two-player game to
-        ``target`` from ``hand_points`` (:mod:`ginrummy.bots.stakes`).
+        ``target`` from ``hand_points`` (:mod:`ginrummy.bots.stakes`). The one bot loop's
+        value also names its form (``value.scoring``).
     """
 
     rng: random.Random = field(default_factory=lambda: random.Random(0))

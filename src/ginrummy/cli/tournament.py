@@ -56,8 +56,8 @@ def tournament(
              "players.")] = None,
     scoring: Annotated[str | None, typer.Option(
         "--scoring", metavar="FORM",
-        help="The form: standard (two players), hollywood, three_player or partnership "
-             "[default: standard; partnership with --rules partnership].")] = None,
+        help="The form: standard (two players), hollywood, three_player or partnership; "
+             "default standard, but partnership with --rules partnership.")] = None,
     games: Annotated[int, typer.Option(
         "--games", help="Games (Hollywood: matches), rounded up to whole sets of rotations.")
     ] = 100,
