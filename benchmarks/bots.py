@@ -115,8 +115,14 @@ def cmd_long(args: argparse.Namespace) -> None:
         if len(rows) < 2:
             continue  # only whole seat-swapped pairs count
         for row in rows[:2]:
-            games.append(GameSummary(row["a_won"], [tuple(x) for x in row["hands"]],
-                                     row["a_times_ms"], row.get("a_cpu_ms", [])))
+            g = GameSummary(row["a_won"], [tuple(x) for x in row["hands"]],
+                            row["a_times_ms"], row.get("a_cpu_ms", []))
+            if row.get("deals") is not None:  # rows written since the runner took every form
+                g.winners = None if row["winners"] is None else tuple(row["winners"])
+                g.deals = [(d[0], d[1], d[2], d[3], (d[4][0], d[4][1])) for d in row["deals"]]
+                g.totals = tuple(row["totals"])
+                g.times_ms, g.cpu_ms = row["times_ms"], row["cpu_ms"]
+            games.append(g)
     # elapsed: this invocation only (a resumed run's earlier parts are not counted)
     r = summarise(args.a, args.b, rules, args.seed, games, time.perf_counter() - t0)
     print(format_table(r))
@@ -164,17 +170,17 @@ def seeing_expert(mode: str) -> Any:
 
 def play_game_seeing(b: str, rules: Rules, seed: int, pair: int, a_seat: int,
                      mode: str) -> Any:
-    """:func:`ginrummy.tournament.play_game` with A an all-seeing ``expert``
+    """:func:`ginrummy.tournament.play_pair_game` with A an all-seeing ``expert``
     (:func:`seeing_expert`), told the truth before each of its decisions: the same decks,
     seats and bot random generators."""
-    from ginrummy.tournament import play_game
+    from ginrummy.tournament import play_pair_game
 
     seeing = seeing_expert(mode)
 
     def tell(h: Any) -> None:
         seeing.truth = (h.hands[1 - h.current], h.stock())
 
-    return play_game("expert", b, rules, seed, pair, a_seat, a_bot=seeing, before_a=tell)
+    return play_pair_game("expert", b, rules, seed, pair, a_seat, a_bot=seeing, before_a=tell)
 
 
 def play_pairs_seeing(a: str, b: str, rules: Rules, seed: int, pairs: list[int],
@@ -235,7 +241,7 @@ def cmd_knock_log(args: argparse.Namespace) -> None:
     from ginrummy.bots.heuristic import layoff_exposure, undercut_probability
     from ginrummy.bots.kernel import warmup
     from ginrummy.bots.knowledge import min_spreads, opponent_belief
-    from ginrummy.tournament import play_game
+    from ginrummy.tournament import play_pair_game
 
     warmup()
     out = open(args.out, "a", encoding="utf-8")  # noqa: SIM115  # closed below
@@ -268,7 +274,7 @@ def cmd_knock_log(args: argparse.Namespace) -> None:
     rules = Rules.preset(args.rules)
     for pair in range(args.games // 2):
         for seat in (0, 1):
-            play_game("expert", args.b, rules, args.seed, pair, seat)
+            play_pair_game("expert", args.b, rules, args.seed, pair, seat)
         out.flush()
     out.close()
 

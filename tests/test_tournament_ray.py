@@ -1,5 +1,5 @@
 """Tournaments on Ray (ginrummy.tournament_ray, ``ginrummy tournament --ray``): the same seeds
-give the same results as one process and as ``--jobs``; Ray stays optional.
+give the same results as one process and as ``--jobs``, in every form; Ray stays optional.
 
 The Ray tests share one local Ray of two workers (num_cpus=2) for the whole module: starting Ray
 takes seconds on a small machine. They need the ``distributed`` extra, which the test command
@@ -160,6 +160,27 @@ def test_ray_equals_one_process_and_jobs(ray_cluster: Any) -> None:
     # another seed is another tournament (the comparison above can fail)
     other = run_tournament_ray("medium", "simple", games=10, rules=EAAI, seed=10)
     assert other.outcome_json() != on_ray.outcome_json()
+
+
+@pytest.mark.parametrize(("scoring", "preset", "games"), [("three_player", "standard", 6),
+                                                          ("partnership", "partnership", 4),
+                                                          ("hollywood", "standard", 4)])
+def test_every_form_on_ray_equals_one_process_and_jobs(ray_cluster: Any, scoring: str,
+                                                       preset: str, games: int) -> None:
+    from ginrummy.tournament_ray import run_tournament_ray
+
+    rules = Rules.preset(preset)
+    on_ray = run_tournament_ray("medium", "simple", games, rules, seed=5, scoring=scoring)
+    local = run_tournament("medium", "simple", games, rules, seed=5, scoring=scoring)
+    jobs = run_tournament("medium", "simple", games, rules, seed=5, scoring=scoring, jobs=2)
+    assert on_ray.outcome_json() == local.outcome_json() == jobs.outcome_json()
+    assert on_ray.to_json()["scoring"] == scoring and on_ray.games == games
+    lineup = ["medium", "simple", "easy"] if scoring == "three_player" else None
+    if lineup is not None:  # an explicit lineup too
+        a = run_tournament_ray("x", "y", 3, rules, seed=5, scoring=scoring, lineup=lineup)
+        b = run_tournament("x", "y", 3, rules, seed=5, scoring=scoring, lineup=lineup)
+        assert a.outcome_json() == b.outcome_json()
+        assert [s["player"] for s in a.to_json()["seats"]] == lineup
 
 
 def test_cli_ray_equals_cli_jobs(ray_cluster: Any) -> None:

@@ -1,12 +1,12 @@
-"""Tournaments on a Ray cluster: the games of :func:`ginrummy.tournament.run_tournament`, one Ray
-task per batch of seat-swapped pairs.
+"""Tournaments on a Ray cluster: the games of :func:`ginrummy.tournament.run_tournament` (every
+form), one Ray task per batch of sets (seat-swapped pairs with two players).
 
 Needs the ``distributed`` extra (``pip install 'ginrummy[distributed]'``: Ray); nothing else in
 the package imports Ray, and this module imports it only when a tournament runs
 (:class:`RayUnavailableError` says what to install when it is missing). Every game is seeded
-from the tournament's seed and its pair number alone, so a tournament on a cluster gives the same
-:meth:`~ginrummy.tournament.TournamentResult.outcome_json` as one in a single process or with
-``jobs`` processes; a task that Ray retries after a lost worker replays the same games.
+from the tournament's seed, its set and its rotation alone, so a tournament on a cluster gives
+the same :meth:`~ginrummy.tournament.TournamentResult.outcome_json` as one in a single process
+or with ``jobs`` processes; a task that Ray retries after a lost worker replays the same games.
 
 Every node of a cluster needs the same version of ``ginrummy`` installed: each task reports its
 version and a mismatch stops the tournament (:class:`RayVersionMismatchError`).
@@ -18,19 +18,28 @@ import importlib
 import os
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import __version__
 from .rules import Rules
-from .tournament import GameSummary, TournamentResult, pair_batches, play_pairs, summarise
+from .tournament import (
+    GameSummary,
+    Lineup,
+    TournamentResult,
+    pair_batches,
+    play_sets,
+    sets_for,
+    summarise,
+)
 
 __all__ = ["run_tournament_ray", "require_ray", "RayUnavailableError", "RayVersionMismatchError",
-           "MAX_PAIRS_PER_TASK"]
+           "MAX_PAIRS_PER_TASK", "MAX_SETS_PER_TASK"]
 
-#: the most seat-swapped pairs one Ray task plays (a task's overhead is about a millisecond; a
-#: pair of games takes from a few milliseconds to seconds, depending on the players).
-MAX_PAIRS_PER_TASK = 16
+#: the most sets one Ray task plays (a task's overhead is about a millisecond; a set of games
+#: takes from a few milliseconds to seconds, depending on the players and the form).
+MAX_SETS_PER_TASK = 16
+MAX_PAIRS_PER_TASK = MAX_SETS_PER_TASK  # the earlier name
 
 
 class RayUnavailableError(ImportError):
@@ -52,10 +61,10 @@ def require_ray() -> Any:
     return ray
 
 
-def _task(a: str, b: str, rules: Rules, seed: int,
-          pairs: list[int]) -> tuple[str, list[GameSummary]]:
-    """One Ray task: this worker's ``ginrummy`` version and the games of ``pairs``."""
-    return __version__, play_pairs(a, b, rules, seed, pairs)
+def _task(lineup: Lineup, rules: Rules, seed: int,
+          sets: list[int]) -> tuple[str, list[GameSummary]]:
+    """One Ray task: this worker's ``ginrummy`` version and the games of ``sets``."""
+    return __version__, play_sets(lineup, rules, seed, sets)
 
 
 #: seconds to wait for a cluster's port to answer before saying it cannot be reached (Ray itself
@@ -109,9 +118,12 @@ def _start(ray: Any, address: str | None, num_cpus: int | None) -> None:
 
 def run_tournament_ray(a: str, b: str, games: int, rules: Rules, seed: int = 0,
                        address: str | None = None, num_cpus: int | None = None,
-                       progress: Callable[[int, int], None] | None = None) -> TournamentResult:
+                       progress: Callable[[int, int], None] | None = None, *,
+                       scoring: str = "standard", lineup: Sequence[str] | None = None
+                       ) -> TournamentResult:
     """Play the tournament of :func:`~ginrummy.tournament.run_tournament` (same arguments, same
-    games, same results but the timings) on Ray.
+    games, same results but the timings) on Ray: ``a`` against ``b`` in form ``scoring``, or an
+    explicit ``lineup``.
 
     If this process is already connected to Ray (``ray.is_initialized()``), that connection is
     used and left open (``address`` and ``num_cpus`` must then be ``None``). Otherwise Ray is
@@ -120,23 +132,22 @@ def run_tournament_ray(a: str, b: str, games: int, rules: Rules, seed: int = 0,
     to; ``"ray://head:10001"``: a remote cluster through Ray Client) and shut down at the end.
     ``progress(done, total)`` is called as batches of games finish.
 
-    :raises ValueError: unknown player name, ``games`` < 1, ``num_cpus`` < 1, or ``num_cpus``
-        with a cluster address.
+    :raises ValueError: unknown form or player name, a lineup of the wrong size, ``games`` < 1,
+        ``num_cpus`` < 1, or ``num_cpus`` with a cluster address.
+    :raises RulesError: the form cannot honour ``rules``.
     :raises RayUnavailableError: Ray is not installed.
     :raises ConnectionError: the cluster at ``address`` cannot be reached.
     :raises RayVersionMismatchError: a worker runs another version of ``ginrummy``.
     """
-    from .bots import make_bot
+    from .variants import check_table
 
-    make_bot(a)
-    make_bot(b)
-    if games < 1:
-        raise ValueError("games must be at least 1")
+    table = Lineup(scoring, tuple(lineup)) if lineup is not None else Lineup.of(scoring, a, b)
+    check_table(rules, table.scoring)
+    nsets = sets_for(table, games)
     if num_cpus is not None and num_cpus < 1:
         raise ValueError("num_cpus must be at least 1")
     ray = require_ray()
-    npairs = (games + 1) // 2
-    total = npairs * 2
+    total = nsets * table.rotations
     t0 = time.perf_counter()
     started = False
     if ray.is_initialized():
@@ -149,10 +160,10 @@ def run_tournament_ray(a: str, b: str, games: int, rules: Rules, seed: int = 0,
     pending: list[Any] = []
     try:
         workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        batches = pair_batches(npairs, workers, MAX_PAIRS_PER_TASK)
+        batches = pair_batches(nsets, workers, MAX_SETS_PER_TASK)
         task = ray.remote(num_cpus=1)(_task)
         rules_ref = ray.put(rules)
-        refs = [task.remote(a, b, rules_ref, seed, bt) for bt in batches]
+        refs = [task.remote(table, rules_ref, seed, bt) for bt in batches]
         index = {ref: i for i, ref in enumerate(refs)}
         by_batch: dict[int, list[GameSummary]] = {}
         pending = list(refs)
@@ -177,4 +188,4 @@ def run_tournament_ray(a: str, b: str, games: int, rules: Rules, seed: int = 0,
     results: list[GameSummary] = []
     for i in range(len(batches)):
         results.extend(by_batch[i])
-    return summarise(a, b, rules, seed, results, time.perf_counter() - t0)
+    return summarise(table.a, table.b, rules, seed, results, time.perf_counter() - t0, table)

@@ -11,8 +11,10 @@ of games won from 68.5% to 76.5% (200 games each, seed 11). Each candidate move 
 face-up card; the most promising discards; the knock) is then played out to the end of the deal in
 the *same* worlds by the compiled rollout kernel (:mod:`ginrummy.bots.kernel`), with a deadwood-
 greedy policy for both seats (the opponent's modelled on ``simple``), and valued by the chance of
-winning the game from the resulting score (:func:`~ginrummy.bots.value.win_table`); the best mean
-wins. The knock shows the spread with the fewest expected layoffs, as ``hard`` does.
+winning the game from the resulting score (:func:`~ginrummy.bots.value.win_table`; in Hollywood,
+three players and partnership the form's own chance, ``ctx.value`` from
+:mod:`ginrummy.bots.stakes`, unless ``form_value`` is off); the best mean wins. The knock shows
+the spread with the fewest expected layoffs, as ``hard`` does.
 
 The opponent is rolled out as what it may be (``opp_model = "adaptive"``): in a share of the
 worlds as a gin camper (like ``marjj``: knocks only in its first three turns), the share being the
@@ -232,6 +234,12 @@ class ExpertBot:
     weigh_oversample = 3
     weigh_beta = 2.0
     weigh_knock = 4.0
+    #: value a deal's result by the form's own chance of winning (``ctx.value``: Hollywood,
+    #: three players, partnership; :mod:`ginrummy.bots.stakes`) instead of the two-player
+    #: table of ``ctx.hand_points``, in the forms of ``value_forms`` (a value that does not
+    #: name its form, ``scoring``, is always used).
+    form_value = True
+    value_forms: frozenset[str] = frozenset({"hollywood", "three_player", "partnership"})
 
     def evolve_steps(self, know: Knowledge) -> int:
         """Played-looking opponent hands: as many improving draws as the opponent has drawn."""
@@ -539,7 +547,11 @@ class ExpertBot:
 
     def _value(self, view: PlayerView, ctx: Context, out: np.ndarray) -> np.ndarray:
         """Per candidate and world: the chance of winning the game after the deal's signed
-        points ``out`` (or the points themselves outside a game)."""
+        points ``out`` (in the form played: ``ctx.value``; or the points themselves outside a
+        game)."""
+        if self.form_value and ctx.value is not None \
+                and getattr(ctx.value, "scoring", None) in self.value_forms | {None}:
+            return np.asarray(ctx.value(out), dtype=np.float64)
         if ctx.hand_points is None:
             return out.astype(np.float64)
         return win_chance_after(win_table(view.rules, ctx.target), ctx.target,

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Any, Final
 
 from ..actions import Action
 from ..game import Game
@@ -51,11 +51,39 @@ class GameAbandoned(RuntimeError):
     """Computers that do not finish a deal (only absurd players get there)."""
 
 
+class _FormValue:
+    """The value of deal ``index``'s results in the game's form
+    (:func:`ginrummy.bots.stakes.deal_value`), built when first called (so that players who
+    never ask for it cost nothing, and numpy is imported only by those who do)."""
+
+    __slots__ = ("game", "index", "value", "scoring")
+
+    def __init__(self, game: Game, index: int) -> None:
+        self.game = game
+        self.index = index
+        self.value: Callable[[Any], Any] | None = None
+        #: the form whose value this is (a player may use the value of some forms only).
+        self.scoring = game.scoring
+
+    def __call__(self, out: Any) -> Any:
+        if self.value is None:
+            from .stakes import deal_value
+
+            v = deal_value(self.game, self.index)
+            if v is None:
+                raise ValueError("no player is to act in this deal")
+            self.value = v
+        return self.value(out)
+
+
 def context_of(game: Game, index: int, rng: random.Random) -> Context:
-    """The context of the player to act in deal ``index``: ``rng`` and the score that deal's
-    two engine seats play to (:meth:`ginrummy.game.Game.score_of`)."""
+    """The context of the player to act in deal ``index``: ``rng``, the score that deal's
+    two engine seats play to (:meth:`ginrummy.game.Game.score_of`) and, in every form but the
+    standard game, what the deal's result is worth in the form
+    (:func:`ginrummy.bots.stakes.deal_value`, built when first used)."""
     points, target = game.score_of(index)
-    return Context(rng, points, target)
+    value = None if game.scoring == "standard" else _FormValue(game, index)
+    return Context(rng, points, target, value)
 
 
 def _move(game: Game, index: int, bot: Bot, rng: random.Random) -> Action:

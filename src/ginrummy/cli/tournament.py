@@ -1,4 +1,5 @@
-"""Play computer players against each other: full games, seat-swapped pairs of identical deals."""
+"""Play computer players against each other in every form: full games on the same decks, the
+players rotated over the seats."""
 
 from __future__ import annotations
 
@@ -34,17 +35,37 @@ class _Command(TyperCommand):
 
 
 @app.command(cls=_Command,
-             help="Play N full games to the target between two computer players (seat-swapped "
-                  "pairs of identical deals) and report games won by A with a 95% Wilson "
-                  "interval, points per hand, how hands ended, how often A's knocks were "
-                  "undercut and A's decision time. With --json the last line is one JSON "
-                  "object. The same seed gives the same results with --jobs or --ray.")
+             help="Play N full games to the target between computer players, in any form "
+                  "(--scoring: standard, hollywood, three_player, partnership), on the same "
+                  "decks with the players rotated over the seats (two players: seat-swapped "
+                  "pairs; three players: the three rotations; partnership: the teams swapped), "
+                  "and report the games won by A's side and by every seat and side with 95% "
+                  "Wilson intervals, points per hand, how hands ended, how often knocks were "
+                  "undercut and decision times. --a and --b give a level per side (three "
+                  "players: A against two B; partnership: A+C against B+D); --lineup a level "
+                  "per seat. With --json the last line is one JSON object. The same seed gives "
+                  "the same results with --jobs or --ray.")
 def tournament(
-    a: Annotated[str, typer.Option(
-        "--a", help="Player A (a level, or random, simple or marjj).")] = "hard",
-    b: Annotated[str, typer.Option("--b", help="Player B.")] = "simple",
-    games: Annotated[int, typer.Option("--games", help="Games (rounded up to even).")] = 100,
-    rules: Annotated[str, typer.Option("--rules", help="Rules preset.")] = "eaai",
+    a: Annotated[str | None, typer.Option(
+        "--a", help="Player A (a level, or random, simple or marjj); default hard.")] = None,
+    b: Annotated[str | None, typer.Option(
+        "--b", help="The other side's player; default simple.")] = None,
+    lineup: Annotated[str | None, typer.Option(
+        "--lineup", metavar="NAME,NAME,...",
+        help="A player for each seat instead of --a/--b, e.g. expert,hard,simple for three "
+             "players.")] = None,
+    scoring: Annotated[str | None, typer.Option(
+        "--scoring", metavar="FORM",
+        help="The form: standard (two players), hollywood, three_player or partnership; "
+             "default standard, but partnership with --rules partnership.")] = None,
+    games: Annotated[int, typer.Option(
+        "--games", help="Games (Hollywood: matches), rounded up to whole sets of rotations.")
+    ] = 100,
+    rules: Annotated[str | None, typer.Option(
+        "--rules", help="Rules preset; default eaai for two players, standard for Hollywood "
+                        "and three players, partnership for partnership. A field the form "
+                        "decides itself takes the form's value, and the output says so.")
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of decks and players.")] = 0,
     jobs: Annotated[int | None, typer.Option(
         "--jobs", help="Worker processes (default 1); with --ray and no address, the local "
@@ -57,10 +78,13 @@ def tournament(
     json_out: Annotated[bool, typer.Option("--json", help="End with one JSON line.")] = False,
 ) -> None:
     from ..bots import ALL_PLAYERS
-    from ..rules import Rules
-    from ..tournament import format_table, run_tournament
+    from ..tournament import Lineup, format_table, run_lineup, table_rules
 
-    for name in (a, b):
+    if lineup is not None and (a is not None or b is not None):
+        fail("--lineup names a player for every seat: give it without --a and --b")
+    names = [x.strip() for x in lineup.split(",")] if lineup is not None else [a or "hard",
+                                                                               b or "simple"]
+    for name in names:
         if name not in ALL_PLAYERS:
             fail(f"unknown player {name!r}; players: {', '.join(ALL_PLAYERS)}")
     if games < 1:
@@ -71,7 +95,12 @@ def tournament(
     if address not in (None, "local") and jobs is not None:
         fail("--jobs sets the size of a local Ray; a cluster (--ray ADDRESS) has its own size")
     with bad_input():
-        table_rules = Rules.preset(rules)
+        form, preset, table_rules_, fitted = table_rules(rules, scoring)
+    try:
+        table = (Lineup(form, tuple(names)) if lineup is not None
+                 else Lineup.of(form, names[0], names[1]))
+    except ValueError as e:
+        fail(str(e))
     if ray_address is not None:
         from ..tournament_ray import RayUnavailableError, require_ray
 
@@ -79,34 +108,46 @@ def tournament(
             require_ray()
         except RayUnavailableError as e:
             fail(str(e), 1)
-    if "expert" in (a, b):
+    if "expert" in table.players:
         from ..bots.kernel import warmup
+        from ..bots.stakes import prepare
 
         warmup()
+        prepare(table_rules_, form)  # once here, not in every worker process
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+    total = -(-games // table.rotations) * table.rotations
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeRemainingColumn(), transient=True,
                   disable=json_out) as bar:
-        task = bar.add_task(f"{a} vs {b}", total=games + games % 2)
+        task = bar.add_task(f"{table.a} vs {table.b}", total=total)
 
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
         if ray_address is None:
-            result = run_tournament(a, b, games, table_rules, seed=seed, jobs=jobs or 1,
-                                    progress=progress)
+            result = run_lineup(table, games, table_rules_, seed=seed, jobs=jobs or 1,
+                                progress=progress)
         else:
             from ..tournament_ray import RayVersionMismatchError, run_tournament_ray
 
             try:
-                result = run_tournament_ray(a, b, games, table_rules, seed=seed,
-                                            address=address, num_cpus=jobs, progress=progress)
+                result = run_tournament_ray(table.a, table.b, games, table_rules_, seed=seed,
+                                            address=address, num_cpus=jobs, progress=progress,
+                                            scoring=form, lineup=table.players)
             except ValueError as e:  # e.g. --jobs while RAY_ADDRESS names a cluster
                 fail(str(e))
             except (ConnectionError, RayVersionMismatchError) as e:
                 fail(str(e), 1)
     if json_out:
-        typer.echo(json.dumps(result.to_json()))
+        data = result.to_json()
+        data["preset"] = preset
+        data["fitted"] = fitted
+        typer.echo(json.dumps(data))
     else:
-        typer.echo(format_table(result))
+        typer.echo(format_table(result, f"{preset} (fitted)" if fitted else preset))
+        if fitted:
+            what = ", ".join(f"{k} {str(v).lower() if isinstance(v, bool) else v}"
+                             for k, v in fitted.items())
+            typer.echo(f"  rules {preset} fitted to the {form} table: {what} (the form decides "
+                       "it)")
