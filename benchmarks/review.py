@@ -153,43 +153,194 @@ def cmd_speed(args: argparse.Namespace) -> None:
 
 
 # ------------------------------------------------------------------------------ collect
-def _game_line(g: int, a: str, b: str, worlds: int, luck: bool = True) -> dict[str, Any]:
+class _PlayedPoints:
+    """Keeps, per graded decision, the deal points of the move played in each sampled world
+    (as ``[[points, count], ...]``), by wrapping the review's ``grade_decision`` (a measuring
+    hook of this script only): the calibration can then be recomputed with another score
+    context without searching again."""
+
+    def __init__(self) -> None:
+        import ginrummy.bots.review.deal as deal_mod
+
+        self.mod = deal_mod
+        self.orig = deal_mod.grade_decision
+        self.seen: dict[tuple[int, int], list[list[int]]] = {}
+
+        def hook(view: Any, values: Any, played: Action, number: int, index: int,
+                 *a: Any, **k: Any) -> Any:
+            row = values.points[values.index(played)]
+            u, c = np.unique(row, return_counts=True)
+            self.seen[(number, index)] = [[int(x), int(n)] for x, n in zip(u, c, strict=True)]
+            return self.orig(view, values, played, number, index, *a, **k)
+
+        deal_mod.grade_decision = hook
+
+    def take(self) -> dict[tuple[int, int], list[list[int]]]:
+        out, self.seen = self.seen, {}
+        return out
+
+
+def _game_line(g: int, a: str, b: str, worlds: int, seats: tuple[int, ...] = (0, 1),
+               hook: _PlayedPoints | None = None) -> dict[str, Any]:
     rec = play_record(a, b, g)
     game = read_record(rec)
-    r = review_game(game, (0, 1), None, ReviewBudget(worlds))
+    r = review_game(game, seats, None, ReviewBudget(worlds))
+    hist = hook.take() if hook is not None else {}
     levels = [a, b]
     decisions = [[d.seat, d.number, d.index, d.kind, round(d.played.win, 5),
                   round(d.best.win, 5), round(d.drop, 5), round(d.drop_points, 3), d.grade,
-                  round(d.z, 2)]
+                  round(d.z, 2)] + ([hist[(d.number, d.index)]] if hist else [])
                  for deal in r.deals for d in deal.decisions]
     luck_events = [[e.seat, e.kind, round(e.win, 5), round(e.points, 3)]
                    for deal in r.deals for e in deal.luck]
     deals = [[deal.number, round(deal.win_after[0], 5), round(deal.win_after[1], 5),
-              deal.result[0]] for deal in r.deals]
+              deal.result[0], list(d_in.hand_points or (0, 0))]
+             for deal, d_in in zip(r.deals, game.deals, strict=True)]
     return {"game": g, "levels": levels, "complete": game.complete,
             "winner": rec["winner"], "hands": len(game.deals), "worlds": worlds,
+            "reviewed": list(seats),
             "seats": [s.to_json() for s in r.seats], "decisions": decisions,
             "luck": luck_events, "deals": deals}
+
+
+def _pairs(spec: str, levels: list[str]) -> list[tuple[str, str, tuple[int, ...]]]:
+    """``(seat 0, seat 1, seats reviewed)`` in turn: ``mixed`` each ordered pair of two
+    levels, ``mirror`` each level against itself, ``all`` both (both seats reviewed);
+    ``against:L`` each level against ``L``, seated first then second, only its seat
+    reviewed."""
+    if spec.startswith("against:"):
+        other = spec.split(":", 1)[1]
+        out: list[tuple[str, str, tuple[int, ...]]] = []
+        for a in levels:
+            out.append((a, other, (0,)))
+        for a in levels:
+            out.append((other, a, (1,)))
+        return out
+    return [(a, b, (0, 1)) for a in levels for b in levels
+            if spec == "all" or (a == b) == (spec == "mirror")]
 
 
 def cmd_collect(args: argparse.Namespace) -> None:
     warmup()
     levels = args.levels.split(",")
-    pairs = [(a, b) for a in levels for b in levels
-             if args.pairs == "all" or (a == b) == (args.pairs == "mirror")]
+    pairs = _pairs(args.pairs, levels)
+    hook = _PlayedPoints() if args.hist else None
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     done = len(out.read_text().splitlines()) if out.exists() else 0
+    print(f"# {load_line()} at start, {done} games done", file=sys.stderr)
     with out.open("a") as f:
         for g in range(done, args.games):
-            a, b = pairs[g % len(pairs)]
+            a, b, seats = pairs[g % len(pairs)]
             t0 = time.process_time()
-            line = _game_line(args.seed + g, a, b, args.worlds)
+            line = _game_line(args.seed + g, a, b, args.worlds, seats, hook)
             line["cpu_s"] = round(time.process_time() - t0, 3)
             f.write(json.dumps(line) + "\n")
             f.flush()
             if (g + 1) % 10 == 0:
-                print(f"{g + 1} games", file=sys.stderr)
+                print(f"{g + 1} games; {load_line()}", file=sys.stderr)
+
+
+# ------------------------------------------------------------------------------ calibration
+def _sampled(key: str, share: float) -> bool:
+    """A fixed pseudo-random choice of ``share`` of the decisions, by a hash of ``key`` (never
+    by anything that depends on how the game went on)."""
+    import hashlib
+
+    h = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
+    return h < share * 2 ** 64
+
+
+def _played_values(game: Any, seats: tuple[int, ...], worlds: int, bot: ExpertBot,
+                   share: float = 1.0, key: str = "") -> list[list[Any]]:
+    """Per decision with a real choice of ``seats``: ``[seat, deal, index, kind, win,
+    points, [[points, count], ...]]`` of the move played, valued exactly as the review values
+    it (the same seed, the same sampled worlds: a move's row of the search does not depend on
+    the other moves searched, common random numbers), without valuing the other moves."""
+    from ginrummy.bots.review.decision import decision_kind
+    from ginrummy.bots.review.position import candidate_moves, decision_seed, same_move
+
+    rows: list[list[Any]] = []
+    for d in game.deals:
+        h = HandState(d.rules, d.dealer, d.deck)
+        for i, text in enumerate(d.actions):
+            act = Action.parse(text)
+            seat = h.current
+            if seat in seats:
+                view = view_of(h, seat)
+                moves = candidate_moves(view)
+                if len(moves) >= 2 and (share >= 1.0 or _sampled(
+                        f"{key}:{d.number}:{i}:{seat}", share)):
+                    seed = decision_seed(d.salt, d.number, seat, i, view)
+                    score = d.scores[seat]
+                    if view.phase.value == "fiftieth":
+                        g = h.clone()
+                        g.apply(Action.parse("draw discard"))
+                        from ginrummy.bots.review import evaluate_position
+
+                        vals = evaluate_position(view, score, seed, ReviewBudget(worlds),
+                                                 view_of(g, seat) if any(
+                                                     m.text == "draw discard" for m in moves)
+                                                 else None, bot)
+                        assert vals is not None
+                        pts = vals.points[vals.index(act)]
+                    else:
+                        move = next(m for m in moves if same_move(m, act))
+                        out = bot.evaluate_moves(view, Context(rng=random.Random(seed)),
+                                                 (move,), worlds)
+                        assert out is not None
+                        pts = out[0]
+                    win = float(np.mean(score.win_chance(pts)))
+                    u, c = np.unique(pts, return_counts=True)
+                    rows.append([seat, d.number, i, decision_kind(view), round(win, 5),
+                                 round(float(np.mean(pts)), 3),
+                                 [[int(x), int(n)] for x, n in zip(u, c, strict=True)]])
+            h.apply(act)
+    return rows
+
+
+def cmd_calib(args: argparse.Namespace) -> None:
+    """Mirror games (each level against itself in turn), and at every decision with a real
+    choice of both seats the review's chance of winning after the move played (see
+    :func:`_played_values`); one JSON line per game, resumable."""
+    warmup()
+    levels = args.levels.split(",")
+    bot = ExpertBot()
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = len(out.read_text().splitlines()) if out.exists() else 0
+    print(f"# {load_line()} at start, {done} games done", file=sys.stderr)
+    with out.open("a") as f:
+        for g in range(done, args.games):
+            level = levels[g % len(levels)]
+            t0 = time.process_time()
+            rec = play_record(level, level, args.seed + g)
+            t1 = time.process_time()
+            game = read_record(rec)
+            rows = _played_values(game, (0, 1), args.worlds, bot,
+                                  1.0 if args.check and g == done else args.share,
+                                  f"calib:{args.seed + g}")
+            if args.check and g == done:  # the same values as the full review
+                r = review_game(game, (0, 1), None, ReviewBudget(args.worlds))
+                full = {(x.seat, x.number, x.index): x.played.win
+                        for deal in r.deals for x in deal.decisions}
+                mine = {(x[0], x[1], x[2]): x[4] for x in rows}
+                assert full.keys() == mine.keys(), "not the review's decisions"
+                bad = [k for k in full if abs(full[k] - mine[k]) > 1e-4]
+                assert not bad, f"values differ from the review's at {bad[:3]}"
+                print(f"check: {len(full)} decisions equal to the full review's",
+                      file=sys.stderr)
+            line = {"game": args.seed + g, "levels": [level, level], "complete": game.complete,
+                    "winner": rec["winner"], "hands": len(game.deals), "worlds": args.worlds,
+                    "share": args.share,
+                    "deals": [[d.number, list(d.hand_points or (0, 0)),
+                               rec["hands"][d.number - 1]["result"]] for d in game.deals],
+                    "decisions": rows, "play_cpu_s": round(t1 - t0, 3),
+                    "cpu_s": round(time.process_time() - t0, 3)}
+            f.write(json.dumps(line) + "\n")
+            f.flush()
+            if (g + 1) % 10 == 0:
+                print(f"{g + 1} games; {load_line()}", file=sys.stderr)
 
 
 # ------------------------------------------------------------------------------ report
@@ -213,7 +364,7 @@ def cmd_report(args: argparse.Namespace) -> None:
     draw_luck_pts: list[float] = []
     for g in games:
         per_seat: dict[int, list[float]] = {0: [], 1: []}
-        for seat, _n, _i, _k, win, best, drop, _dp, _gr, z in g["decisions"]:
+        for seat, _n, _i, _k, win, best, drop, _dp, _gr, z in (d[:10] for d in g["decisions"]):
             won = int(g["winner"] == seat)
             buckets[min(9, int(win * 10))].append((win, won))
             # grades and accuracy from the stored drops, by the code's current thresholds
@@ -285,7 +436,7 @@ def _deal_calibration(games: list[dict[str, Any]]) -> None:
     pts_err: list[float] = []
     for g in games:
         after = {d[0]: (d[1], d[2], d[3]) for d in g["deals"]}
-        for seat, n, _i, _k, win, _b, _d, _dp, _gr, _z in g["decisions"]:
+        for seat, n, _i, _k, win, _b, _d, _dp, _gr, _z in (d[:10] for d in g["decisions"]):
             buckets[min(9, int(win * 10))].append((win, after[n][seat]))
     print("\nat the end of the deal (predicted chance against the chance after the deal as "
           "it fell):\n")
@@ -348,7 +499,7 @@ def cmd_confirm(args: argparse.Namespace) -> None:
                 for d in deal.decisions:
                     if d.grade not in ("mistake", "blunder") or count >= args.positions:
                         continue
-                    res = _confirm_one(d_in, d, bots, sampler, args.samples)
+                    res = _confirm_one(d_in, d, bots, sampler, args.samples, args.truth)
                     res.update({"game": g, "levels": [a, b], "grade": d.grade,
                                 "graded_drop": d.drop, "graded_drop_points": d.drop_points,
                                 "played": d.played.action.text, "best": d.best.action.text})
@@ -360,7 +511,12 @@ def cmd_confirm(args: argparse.Namespace) -> None:
 
 
 def _confirm_one(d_in: Any, d: Any, bots: list[Any], sampler: ExpertBot,
-                 samples: int) -> dict[str, Any]:
+                 samples: int, truth: bool = False) -> dict[str, Any]:
+    """Play out the best move and the move played from ``samples`` worlds sampled from the
+    seat's view (the search's own sampler), the ``expert`` continuing both seats with the same
+    random sources for both moves; per world the difference in the chance of winning the game
+    (best - played) and in points. ``truth``: the same from the true hidden cards, the stock
+    reshuffled per play-out."""
     h = HandState(d_in.rules, d_in.dealer, d_in.deck)
     for a in d_in.actions[:d.index]:
         h.apply(Action.parse(a))
@@ -380,20 +536,24 @@ def _confirm_one(d_in: Any, d: Any, bots: list[Any], sampler: ExpertBot,
         pb = _playout(s, best, w, hp, d_in.target, bots)
         pp = _playout(s, played, w, hp, d_in.target, bots)
         wb, wp = score.win_chance(np.array([pb, pp]))
-        diffs_w.append(float(wb - wp))
+        diffs_w.append(round(float(wb - wp), 5))
         diffs_p.append(pb - pp)
-        # the true hidden cards, the stock reshuffled
-        t = h.clone()
-        stock = list(t.deck[t.stock_pos:])
-        random.Random(w).shuffle(stock)
-        t.deck = tuple(t.deck[:t.stock_pos]) + tuple(stock)
-        tb = _playout(t, best, w, hp, d_in.target, bots)
-        tp = _playout(t, played, w, hp, d_in.target, bots)
-        twb, twp = score.win_chance(np.array([tb, tp]))
-        truth_w.append(float(twb - twp))
-    return {"measured_drop": statistics.mean(diffs_w),
-            "measured_drop_points": statistics.mean(diffs_p),
-            "truth_drop": statistics.mean(truth_w), "samples": samples}
+        if truth:  # the true hidden cards, the stock reshuffled
+            t = h.clone()
+            stock = list(t.deck[t.stock_pos:])
+            random.Random(w).shuffle(stock)
+            t.deck = tuple(t.deck[:t.stock_pos]) + tuple(stock)
+            tb = _playout(t, best, w, hp, d_in.target, bots)
+            tp = _playout(t, played, w, hp, d_in.target, bots)
+            twb, twp = score.win_chance(np.array([tb, tp]))
+            truth_w.append(float(twb - twp))
+    out: dict[str, Any] = {"measured_drop": statistics.mean(diffs_w),
+                           "measured_drop_points": statistics.mean(diffs_p),
+                           "samples": samples, "diffs": diffs_w, "diffs_points": diffs_p,
+                           "kind": d.kind, "z": d.z}
+    if truth:
+        out["truth_drop"] = statistics.mean(truth_w)
+    return out
 
 
 def cmd_confirm_report(args: argparse.Namespace) -> None:
@@ -428,18 +588,35 @@ def main() -> None:
     c = sub.add_parser("collect")
     c.add_argument("--games", type=int, default=500)
     c.add_argument("--levels", default=",".join(LEVELS))
-    c.add_argument("--pairs", choices=("mixed", "mirror", "all"), default="mixed",
-                   help="each ordered pair of two levels, each level against itself, or both")
+    c.add_argument("--pairs", default="mixed",
+                   help="mixed: each ordered pair of two levels; mirror: each level against "
+                        "itself; all: both; against:LEVEL: each level against LEVEL (only "
+                        "its seat reviewed)")
+    c.add_argument("--hist", action="store_true",
+                   help="keep the played move's points in each sampled world")
     c.add_argument("--worlds", type=int, default=DEFAULT_BUDGET.worlds)
     c.add_argument("--seed", type=int, default=1000)
     c.add_argument("--out", required=True)
     c.set_defaults(func=cmd_collect)
+    cb = sub.add_parser("calib")
+    cb.add_argument("--games", type=int, default=2000)
+    cb.add_argument("--levels", default="easy,medium,hard,expert")
+    cb.add_argument("--worlds", type=int, default=DEFAULT_BUDGET.worlds)
+    cb.add_argument("--seed", type=int, default=70000)
+    cb.add_argument("--share", type=float, default=1.0,
+                    help="value this share of the decisions (a fixed hash choice)")
+    cb.add_argument("--check", action="store_true",
+                    help="check the first game's values against the full review")
+    cb.add_argument("--out", required=True)
+    cb.set_defaults(func=cmd_calib)
     r = sub.add_parser("report")
     r.add_argument("files", nargs="+")
     r.set_defaults(func=cmd_report)
     k = sub.add_parser("confirm")
     k.add_argument("--positions", type=int, default=500)
     k.add_argument("--samples", type=int, default=24)
+    k.add_argument("--truth", action="store_true",
+                   help="also play out from the true hidden cards (twice the cost)")
     k.add_argument("--worlds", type=int, default=DEFAULT_BUDGET.worlds)
     k.add_argument("--seed", type=int, default=50000)
     k.add_argument("--out", required=True)
