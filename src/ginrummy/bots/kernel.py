@@ -87,8 +87,12 @@ except ImportError:  # pragma: no cover
             return args[0]
         return lambda f: f
 
-__all__ = ["HAVE_NUMBA", "rollout", "search", "min_dw", "discard_fit", "OFFER", "DRAW", "DISCARD",
-           "DONE",
+#: numba's ``njit`` (a no-op without numba), for the bots' other compiled helpers
+#: (:func:`ginrummy.bots.value.three_player_tables`).
+njit = _njit
+
+__all__ = ["HAVE_NUMBA", "njit", "rollout", "search", "min_dw", "discard_fit", "OFFER", "DRAW",
+           "DISCARD", "DONE",
            "K_TAKE", "K_PASS", "K_STOCK", "K_DISCARD", "K_KNOCK", "K_GIN", "K_BIG_GIN",
            "R_KNOCK", "R_GIN", "R_BIG_GIN", "R_UNDERCUT", "R_TIE", "R_DEAD", "RESULT_NAMES",
            "POLICY_FIELDS", "make_rules", "make_policy", "warmup", "evolve_hands"]

@@ -1,4 +1,5 @@
-"""The chance of winning the game from a score, for valuing a deal's outcome (``expert``).
+"""The chance of winning the game from a score, for valuing a deal's outcome (``expert``), in
+every form (RULES.md 8, H, 3P, 4P).
 
 :func:`win_table` solves a small dynamic programme: deals are won by either side with equal chance,
 and a won deal is worth points drawn from a model of deal results under the table's rules (knocks
@@ -6,6 +7,12 @@ worth a few points, gins worth the gin bonus plus the loser's deadwood, undercut
 undercut bonus plus a little). ``table[a, b]`` is the chance that the player with ``a`` hand points
 beats the one with ``b`` (both below the target); rows and columns past the target are padded
 (1 = won, 0 = lost) so that ``table[min(a + x, pad), b]`` can be read directly.
+
+The other forms' tables rest on the same model of a deal: :func:`partnership_table` is the race
+of two teams whose hand scores the net of two tables' results (4P); :func:`three_player_tables`
+the race of three players where the loser of a deal sits the next one out (3P); and
+:func:`duration_table` the expected number of deals a game still lasts (for Hollywood's three
+games, :mod:`ginrummy.bots.stakes`).
 """
 
 from __future__ import annotations
@@ -15,10 +22,21 @@ from functools import lru_cache
 import numpy as np
 
 from ..rules import Rules
+from .kernel import HAVE_NUMBA, njit
 
-__all__ = ["win_table", "deal_points_model", "win_chance_after"]
+#: whether :func:`three_player_tables` is compiled (numba); without it the 3P value falls back
+#: to the two-player table.
+HAVE_COMPILED_3P = HAVE_NUMBA
+
+__all__ = ["win_table", "deal_points_model", "win_chance_after", "signed_deal_model",
+           "partnership_table", "three_player_tables", "duration_table", "P_DEAD",
+           "HAVE_COMPILED_3P"]
 
 _MAX_POINTS = 160
+#: the chance that a deal ends without a score (a dead hand, or a tie where it scores nothing):
+#: 10 of the 3,595 deals (0.3%) of the first games of the runs of ``expert`` against ``simple``
+#: in Hollywood, three players and partnership of 2026-12-06 (benchmarks/forms.py).
+P_DEAD = 0.003
 
 
 def deal_points_model(gin_bonus: int, undercut_bonus: int) -> np.ndarray:
@@ -39,10 +57,15 @@ def deal_points_model(gin_bonus: int, undercut_bonus: int) -> np.ndarray:
 
 @lru_cache(maxsize=16)
 def _table(target: int, gin_bonus: int, undercut_bonus: int) -> np.ndarray:
-    dist = deal_points_model(gin_bonus, undercut_bonus)
+    return _solve(target, deal_points_model(gin_bonus, undercut_bonus))
+
+
+def _solve(target: int, dist: np.ndarray) -> np.ndarray:
+    """The race table for ``dist`` (chance of each point value of a scored hand, index =
+    points): each hand is won by either side with equal chance (see the module docstring)."""
     xs = np.nonzero(dist)[0]
     ps = dist[xs]
-    pad = target + _MAX_POINTS
+    pad = target + len(dist)
     v = np.zeros((pad + 1, pad + 1))
     v[target:, :target] = 1.0
     for a in range(target - 1, -1, -1):
@@ -80,3 +103,150 @@ def win_chance_after(table: np.ndarray, target: int, mine: int, theirs: int,
     a = np.minimum(mine + gain, pad)
     b = np.minimum(theirs + loss, pad)
     return np.asarray(table[a, b], dtype=np.float64)
+
+
+def signed_deal_model(rules: Rules) -> np.ndarray:
+    """The chance of each signed result of one deal for one player: index ``k + M`` (``M`` =
+    159) is the chance of scoring ``k`` points (``-k``: the opponent scores ``k``; 0: no
+    score, :data:`P_DEAD`); wins and losses equally likely. Shape (2M + 1,)."""
+    return _signed(rules.gin_bonus, rules.undercut_bonus)
+
+
+@lru_cache(maxsize=16)
+def _signed(gin_bonus: int, undercut_bonus: int) -> np.ndarray:
+    d = deal_points_model(gin_bonus, undercut_bonus)
+    m = len(d) - 1
+    y = np.zeros(2 * m + 1)
+    y[m + 1:] = 0.5 * (1.0 - P_DEAD) * d[1:]
+    y[:m] = y[m + 1:][::-1]
+    y[m] = P_DEAD
+    y.setflags(write=False)
+    return y
+
+
+@lru_cache(maxsize=16)
+def _net_model(gin_bonus: int, undercut_bonus: int) -> np.ndarray:
+    """The chance of each point value of a partnership hand's net score for the team that nets
+    it (index = points; two independent tables, 4P)."""
+    y = _signed(gin_bonus, undercut_bonus)
+    net = np.convolve(y, y)
+    c = len(net) // 2
+    pos = net[c:].copy()
+    pos[0] = 0.0
+    return np.asarray(pos / pos.sum())
+
+
+def partnership_table(rules: Rules) -> np.ndarray:
+    """The team race of a partnership game (4P): ``table[a, b]`` is the chance that the team
+    with ``a`` points beats the team with ``b`` when each hand scores the net of two tables
+    (:func:`signed_deal_model` each); padded like :func:`win_table` (shape (pad + 1, pad + 1),
+    pad = target + 319). Cached."""
+    return _partnership(rules.target, rules.gin_bonus, rules.undercut_bonus)
+
+
+@lru_cache(maxsize=8)
+def _partnership(target: int, gin_bonus: int, undercut_bonus: int) -> np.ndarray:
+    return _solve(target, _net_model(gin_bonus, undercut_bonus))
+
+
+def duration_table(rules: Rules, target: int | None = None) -> np.ndarray:
+    """``table[a, b]``: the expected number of scored deals before a two-player game at
+    ``a`` to ``b`` points (both below the target) ends, under :func:`win_table`'s model;
+    shape (target, target). Cached."""
+    return _duration(target if target is not None else rules.target, rules.gin_bonus,
+                     rules.undercut_bonus)
+
+
+@lru_cache(maxsize=8)
+def _duration(target: int, gin_bonus: int, undercut_bonus: int) -> np.ndarray:
+    dist = deal_points_model(gin_bonus, undercut_bonus)
+    xs = np.nonzero(dist)[0]
+    ps = dist[xs]
+    pad = target + len(dist)
+    n = np.zeros((pad + 1, pad + 1))
+    for a in range(target - 1, -1, -1):
+        across = 0.5 * (ps @ n[a + xs, :])
+        row = n[a]
+        for b in range(target - 1, -1, -1):
+            row[b] = 1.0 + across[b] + 0.5 * float(ps @ row[b + xs])
+    out = n[:target, :target].copy()
+    out.setflags(write=False)
+    return out
+
+
+# ------------------------------------------------------------------------------- three players
+@njit(cache=True, nogil=True)
+def _three_player_dp(target: int, xs: np.ndarray, ps: np.ndarray,
+                     suffix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
+    """``A[x, y, z]``: the chance that player M (``x`` points) wins when M plays O1 (``y``)
+    and O2 (``z``) sits out; ``B[x, y, z]``: the same when M sits out while O1 and O2 play.
+    ``xs`` ascending point values of a scored deal, ``ps`` their chances, ``suffix[i]`` =
+    ``ps[i:].sum()``. After a scored deal the loser sits out and the winner plays the one who
+    sat out (3P); dead deals repeat the state and are left out. Solved for ``x`` from the
+    target down, and within ``x`` by ``y + z`` from the top down; every inner loop reads
+    contiguous memory (``at[x, z, y] = A[x, y, z]``, ``ax[y, z, x] = A[x, y, z]``,
+    ``bt[x, z, y] = B[x, y, z]``)."""
+    t = target
+    n = xs.shape[0]
+    at = np.zeros((t, t, t))
+    ax = np.zeros((t, t, t))
+    bt = np.zeros((t, t, t))
+    for x in range(t - 1, -1, -1):
+        for s in range(2 * t - 2, -1, -1):
+            lo = max(0, s - t + 1)
+            hi = min(t - 1, s)
+            for y in range(lo, hi + 1):
+                z = s - y
+                b1 = 0.0
+                for i in range(n):
+                    if y + xs[i] >= t:
+                        break
+                    b1 += ps[i] * at[x, z, y + xs[i]]  # O1 wins: O2 sits, M plays O1
+                b2 = 0.0
+                for i in range(n):
+                    if z + xs[i] >= t:
+                        break
+                    b2 += ps[i] * at[x, y, z + xs[i]]  # O2 wins: O1 sits, M plays O2
+                bt[x, z, y] = 0.5 * (b1 + b2)
+                a1 = 0.0
+                for i in range(n):
+                    if x + xs[i] >= t:
+                        a1 += suffix[i]  # M reaches the target
+                        break
+                    a1 += ps[i] * ax[z, y, x + xs[i]]  # M wins: O1 sits, M plays O2
+                a2 = 0.0
+                for i in range(n):
+                    if y + xs[i] >= t:
+                        break
+                    a2 += ps[i] * bt[x, z, y + xs[i]]  # O1 wins: M sits
+                v = 0.5 * (a1 + a2)
+                at[x, z, y] = v
+                ax[y, z, x] = v
+    a_ = np.ascontiguousarray(at.transpose(0, 2, 1))
+    b_ = np.ascontiguousarray(bt.transpose(0, 2, 1))
+    return a_, b_
+
+
+def three_player_tables(rules: Rules) -> tuple[np.ndarray, np.ndarray] | None:
+    """The three-player race (3P) for ``rules``: ``(A, B)``, each of shape (target, target,
+    target), indexed by the points of player M, of the player M plays (A) or of the first of
+    the two who play (B), and of the third. ``A[x, y, z]``: the chance that M wins the game
+    when M plays the second and the third sits out; ``B[x, y, z]``: when M sits out. ``None``
+    without numba (the plain-Python programme takes minutes). Cached (about 0.2 s for a target
+    of 100 on one core, 0.6 s for 150)."""
+    if not HAVE_COMPILED_3P:
+        return None
+    return _three_player(rules.target, rules.gin_bonus, rules.undercut_bonus)
+
+
+@lru_cache(maxsize=4)
+def _three_player(target: int, gin_bonus: int, undercut_bonus: int
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    dist = deal_points_model(gin_bonus, undercut_bonus)
+    xs = np.nonzero(dist)[0].astype(np.int64)
+    ps = dist[xs].astype(np.float64)
+    suffix = np.ascontiguousarray(np.cumsum(ps[::-1])[::-1])
+    a_, b_ = _three_player_dp(target, xs, ps, suffix)
+    a_.setflags(write=False)
+    b_.setflags(write=False)
+    return a_, b_
