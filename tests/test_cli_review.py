@@ -87,7 +87,7 @@ def test_bad_input_is_one_line_and_status_2(tmp_path: Path, record: dict[str, An
     bad(run(str(tmp_path / "nope.json")), "cannot read")
     bad(run("-", input="{not json"), "malformed JSON")
     bad(run("-", input="[1, 2]"), "not a game record")
-    bad(run("-", input=json.dumps({**record, "scoring": "hollywood"})), "not supported yet")
+    bad(run("-", input=json.dumps({**record, "scoring": "bridge"})), "unknown scoring")
     bad(run("--hand", "9", "-", input=json.dumps(record)), "no finished hand 9")
     bad(run("--seat", "2", "-", input=json.dumps(record)), "--seat")
     broken = copy.deepcopy(record)
