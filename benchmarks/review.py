@@ -343,6 +343,177 @@ def cmd_calib(args: argparse.Namespace) -> None:
                 print(f"{g + 1} games; {load_line()}", file=sys.stderr)
 
 
+def _reliability(rows: list[tuple[int, float, float]], n_games: int, boot: int = 1000,
+                 label: str = "share won") -> dict[str, Any]:
+    """Ten buckets of predicted chance: ``rows`` are ``(game, predicted, outcome)``; the mean
+    absolute calibration error over the buckets with rows (and weighted by rows), with a 95%
+    interval from resampling whole games (the decisions of one game share its outcome)."""
+    g = np.array([r[0] for r in rows])
+    p = np.array([r[1] for r in rows])
+    y = np.array([r[2] for r in rows])
+    b = np.minimum(9, (p * 10).astype(int))
+    games, gi = np.unique(g, return_inverse=True)
+    cube = np.zeros((len(games), 10, 3))
+    np.add.at(cube, (gi, b, 0), 1.0)
+    np.add.at(cube, (gi, b, 1), p)
+    np.add.at(cube, (gi, b, 2), y)
+
+    def mace(c: np.ndarray) -> tuple[float, float]:
+        n = c[:, 0]
+        ok = n > 0
+        gap = np.abs(c[ok, 1] - c[ok, 2]) / n[ok]
+        return float(gap.mean()), float((gap * n[ok]).sum() / n[ok].sum())
+
+    tot = cube.sum(axis=0)
+    m, w = mace(tot)
+    rng = np.random.default_rng(0)
+    bs = [mace(cube[rng.integers(0, len(games), len(games))].sum(axis=0)) for _ in range(boot)]
+    lo, hi = np.percentile([x[0] for x in bs], [2.5, 97.5])
+    table = []
+    for i in range(10):
+        n = tot[i, 0]
+        games_in = int((cube[:, i, 0] > 0).sum())
+        table.append({"bucket": f"{i / 10:.1f}-{(i + 1) / 10:.1f}", "decisions": int(n),
+                      "games": games_in,
+                      "mean_predicted": None if n == 0 else round(tot[i, 1] / n, 4),
+                      label.replace(" ", "_"): None if n == 0 else round(tot[i, 2] / n, 4)})
+    return {"games": len(games), "decisions": len(rows), "table": table,
+            "mace": round(100 * m, 2), "mace_ci": [round(100 * lo, 2), round(100 * hi, 2)],
+            "mace_weighted": round(100 * w, 2), "complete_games": n_games}
+
+
+def _print_reliability(r: dict[str, Any], label: str = "share won") -> None:
+    print(f"| predicted chance of winning | decisions | games | mean predicted | {label} | gap |")
+    print("|---|---|---|---|---|---|")
+    key = label.replace(" ", "_")
+    for row in r["table"]:
+        if not row["decisions"]:
+            print(f"| {row['bucket']} | 0 | 0 | - | - | - |")
+            continue
+        gap = 100 * (row[key] - row["mean_predicted"])
+        print(f"| {row['bucket']} | {row['decisions']} | {row['games']} | "
+              f"{row['mean_predicted']:.3f} | {row[key]:.3f} | {gap:+.1f} |")
+    print(f"\nmean absolute calibration error: **{r['mace']:.2f} points** (95% CI "
+          f"{r['mace_ci'][0]:.2f}-{r['mace_ci'][1]:.2f}, resampling whole games) over the "
+          f"buckets with decisions; weighted by decisions {r['mace_weighted']:.2f}; "
+          f"{r['games']} games, {r['decisions']} decisions")
+
+
+def cmd_calib_report(args: argparse.Namespace) -> None:
+    """The reliability table of :func:`cmd_calib`'s files, against the games' results and
+    against the chance after each deal as it fell; overall and per level."""
+    lines = [json.loads(x) for f in args.files for x in Path(f).read_text().splitlines()]
+    games = [g for g in lines if g["complete"] and g["winner"] is not None]
+    by_level: dict[str, list[dict[str, Any]]] = {}
+    for g in games:
+        by_level.setdefault(g["levels"][0], []).append(g)
+    print(f"games: {len(lines)} played, {len(games)} complete with a winner; by level: "
+          + ", ".join(f"{k} {len(v)}" for k, v in sorted(by_level.items())))
+    rules = Rules.preset("standard")
+
+    def rows_of(gs: list[dict[str, Any]]) -> tuple[list[Any], list[Any]]:
+        res, deal = [], []
+        for g in gs:
+            after = {}
+            for number, hp, result in g["deals"]:
+                for seat in (0, 1):
+                    w = result.get("winner")
+                    k = 0 if w is None else (result["points"] if w == seat
+                                             else -result["points"])
+                    sc = TwoPlayerScore(rules, hp[seat], hp[1 - seat])
+                    after[(number, seat)] = float(sc.win_chance(np.array([k]))[0])
+            for seat, number, _i, _k, win, _p, _h in g["decisions"]:
+                res.append((g["game"], win, float(g["winner"] == seat)))
+                deal.append((g["game"], win, after[(number, seat)]))
+        return res, deal
+
+    res, deal = rows_of(games)
+    print("\n### Against the game's result, all levels\n")
+    r = _reliability(res, len(games))
+    _print_reliability(r)
+    print("\n### Against the chance after the deal as it fell (the search alone), all levels\n")
+    _print_reliability(_reliability(deal, len(games), label="mean after"), "mean after")
+    print("\n### Per level, against the game's result\n")
+    print("| level | games | decisions | MACE (95% CI) | weighted | at the deal's end |")
+    print("|---|---|---|---|---|---|")
+    for level in LEVELS:
+        gs = by_level.get(level)
+        if not gs:
+            continue
+        a, b = rows_of(gs)
+        ra, rb = _reliability(a, len(gs)), _reliability(b, len(gs), label="mean after")
+        print(f"| {level} | {ra['games']} | {ra['decisions']} | {ra['mace']:.2f} "
+              f"({ra['mace_ci'][0]:.2f}-{ra['mace_ci'][1]:.2f}) | {ra['mace_weighted']:.2f} | "
+              f"{rb['mace']:.2f} |")
+    if args.json:
+        print(json.dumps(r))
+
+
+def _scored_points(games: list[dict[str, Any]]) -> np.ndarray:
+    """The points of every scored deal of ``games`` (calib lines), as counts by points."""
+    counts = np.zeros(160)
+    for g in games:
+        for _n, _hp, result in g["deals"]:
+            if result.get("winner") is not None and 0 < result["points"] < 160:
+                counts[result["points"]] += 1
+    return counts
+
+
+def cmd_recalib(args: argparse.Namespace) -> None:
+    """Offline: the calibration of :func:`cmd_calib`'s games with the game-win table solved
+    from the deal points measured in other games (``--fit`` files, else the games of even
+    number, tested on the odd ones), from the points of the move played in each sampled world
+    (no search again)."""
+    from ginrummy.bots.value import _solve, deal_points_model, win_chance_after, win_table
+
+    lines = [json.loads(x) for f in args.files for x in Path(f).read_text().splitlines()]
+    games = [g for g in lines if g["complete"] and g["winner"] is not None]
+    if args.fit:
+        fit = [json.loads(x) for f in args.fit for x in Path(f).read_text().splitlines()]
+        test = games
+    else:
+        fit = [g for g in lines if g["game"] % 2 == 0]
+        test = [g for g in games if g["game"] % 2 == 1]
+    counts = _scored_points(fit)
+    k = np.arange(-15, 16)
+    kernel = np.exp(-0.5 * (k / args.bandwidth) ** 2)
+    smooth = np.convolve(counts, kernel / kernel.sum(), mode="same")
+    smooth[0] = 0.0
+    dist = smooth / smooth.sum()
+    rules = Rules.preset("standard")
+    old_table = win_table(rules)
+    new_table = _solve(rules.target, dist)
+    model = deal_points_model(rules.gin_bonus, rules.undercut_bonus)
+    x = np.arange(160)
+    mean = (counts * x).sum() / counts.sum()
+    sd = np.sqrt((counts * x * x).sum() / counts.sum() - mean ** 2)
+    print(f"fit: {int(counts.sum())} scored deals of {len(fit)} games, mean {mean:.1f} points, "
+          f"sd {sd:.1f} (the table's model: mean {(model * x).sum():.1f}, sd "
+          f"{np.sqrt((model * x * x).sum() - (model * x).sum() ** 2):.1f}); tested on "
+          f"{len(test)} games")
+    rows_old, rows_new = [], []
+    for g in test:
+        hps = {n: hp for n, hp, _r in g["deals"]}
+        for seat, number, _i, _k, win, _p, hist in g["decisions"]:
+            hp = hps[number]
+            pts = np.array([h[0] for h in hist])
+            w = np.array([h[1] for h in hist], dtype=float)
+            y = float(g["winner"] == seat)
+            new = float((win_chance_after(new_table, rules.target, hp[seat], hp[1 - seat], pts)
+                         * w).sum() / w.sum())
+            old = float((win_chance_after(old_table, rules.target, hp[seat], hp[1 - seat], pts)
+                         * w).sum() / w.sum())
+            assert abs(old - win) < 1e-4, "not the review's table"
+            rows_old.append((g["game"], old, y))
+            rows_new.append((g["game"], new, y))
+    print("\n#### the table of the expert (the review as it is)\n")
+    _print_reliability(_reliability(rows_old, len(test)))
+    print("\n#### the table solved from the measured deal points\n")
+    _print_reliability(_reliability(rows_new, len(test)))
+    if args.out:
+        Path(args.out).write_text(json.dumps([int(c) for c in counts]))
+
+
 # ------------------------------------------------------------------------------ report
 def _mean_ci(xs: list[float]) -> tuple[float, float, float]:
     m = statistics.mean(xs)
@@ -609,6 +780,16 @@ def main() -> None:
                     help="check the first game's values against the full review")
     cb.add_argument("--out", required=True)
     cb.set_defaults(func=cmd_calib)
+    cr = sub.add_parser("calib-report")
+    cr.add_argument("files", nargs="+")
+    cr.add_argument("--json", action="store_true")
+    cr.set_defaults(func=cmd_calib_report)
+    rc = sub.add_parser("recalib")
+    rc.add_argument("files", nargs="+")
+    rc.add_argument("--fit", nargs="*", default=None, help="calib files to fit on")
+    rc.add_argument("--bandwidth", type=float, default=3.0)
+    rc.add_argument("--out", default=None, help="write the fitted counts (JSON)")
+    rc.set_defaults(func=cmd_recalib)
     r = sub.add_parser("report")
     r.add_argument("files", nargs="+")
     r.set_defaults(func=cmd_report)
