@@ -450,13 +450,38 @@ def cmd_calib_report(args: argparse.Namespace) -> None:
 
 
 def _scored_points(games: list[dict[str, Any]]) -> np.ndarray:
-    """The points of every scored deal of ``games`` (calib lines), as counts by points."""
+    """The points of every scored deal of ``games`` (calib or deal-points lines), as counts by
+    points."""
     counts = np.zeros(160)
     for g in games:
-        for _n, _hp, result in g["deals"]:
-            if result.get("winner") is not None and 0 < result["points"] < 160:
-                counts[result["points"]] += 1
+        results = ([[r.get("kind"), r.get("winner"), r.get("points")] for _n, _hp, r in g["deals"]]
+                   if "deals" in g else g["results"])
+        for _kind, winner, points in results:
+            if winner is not None and 0 < points < 160:
+                counts[points] += 1
     return counts
+
+
+def cmd_deal_points(args: argparse.Namespace) -> None:
+    """Mirror games played (not reviewed), levels in turn as :func:`cmd_calib` plays them but
+    from another seed, and the result of every deal: one JSON line per game
+    ``{"game", "level", "results": [[kind, winner, points], ...]}``, resumable. The scored
+    deals' points are what the review's game-win table is solved from (``recalib --fit``)."""
+    warmup()
+    levels = args.levels.split(",")
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = len(out.read_text().splitlines()) if out.exists() else 0
+    with out.open("a") as f:
+        for g in range(done, args.games):
+            level = levels[g % len(levels)]
+            rec = play_record(level, level, args.seed + g)
+            f.write(json.dumps({"game": args.seed + g, "level": level,
+                                "complete": rec["winner"] is not None,
+                                "results": [[h["result"]["kind"], h["result"]["winner"],
+                                             h["result"]["points"]] for h in rec["hands"]]})
+                    + "\n")
+            f.flush()
 
 
 def cmd_recalib(args: argparse.Namespace) -> None:
@@ -784,6 +809,13 @@ def main() -> None:
     cr.add_argument("files", nargs="+")
     cr.add_argument("--json", action="store_true")
     cr.set_defaults(func=cmd_calib_report)
+    dp = sub.add_parser("deal-points")
+    dp.add_argument("--games", type=int, default=2000)
+    dp.add_argument("--levels", default="easy,medium,hard,easy,medium,hard,easy,medium,hard,"
+                                        "expert")
+    dp.add_argument("--seed", type=int, default=60000)
+    dp.add_argument("--out", required=True)
+    dp.set_defaults(func=cmd_deal_points)
     rc = sub.add_parser("recalib")
     rc.add_argument("files", nargs="+")
     rc.add_argument("--fit", nargs="*", default=None, help="calib files to fit on")
