@@ -753,24 +753,60 @@ def _confirm_one(d_in: Any, d: Any, bots: list[Any], sampler: ExpertBot,
 
 
 def cmd_confirm_report(args: argparse.Namespace) -> None:
+    """Sums up ``confirm``: per position the measured drop (the mean over its play-outs of the
+    best move's chance of winning minus the played move's) and its standard error; the share of
+    positions where the best move came out ahead, significantly ahead or significantly behind
+    (two standard errors); the share that would come out ahead if every graded drop were exact,
+    given each position's noise (the most this many play-outs can show); the mean measured drop
+    against the mean graded one, overall and by kind of decision."""
+    from statistics import NormalDist
+
     rows = [json.loads(x) for f in args.files for x in Path(f).read_text().splitlines()]
     n = len(rows)
+    if not n:
+        raise SystemExit("no positions")
+    phi = NormalDist().cdf
+    for r in rows:
+        d = r["diffs"]
+        r["se"] = statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else float("inf")
     ahead = sum(r["measured_drop"] > 0 for r in rows)
-    tie = sum(r["measured_drop"] == 0 for r in rows)
-    t_ahead = sum(r["truth_drop"] > 0 for r in rows)
-    g = [r["graded_drop"] for r in rows]
-    m = [r["measured_drop"] for r in rows]
-    print(f"positions: {n} ({sum(r['grade'] == 'blunder' for r in rows)} blunders)")
-    print(f"best move ahead in the sampled worlds: {ahead} ({100 * ahead / n:.1f}%), "
-          f"even {tie}")
-    print(f"best move ahead with the true hidden cards: {t_ahead} ({100 * t_ahead / n:.1f}%)")
-    print(f"mean graded drop {100 * statistics.mean(g):.2f} points of winning chance, "
-          f"mean measured {100 * statistics.mean(m):.2f} (ratio "
-          f"{statistics.mean(m) / statistics.mean(g):.2f}); with the true cards "
-          f"{100 * statistics.mean(r['truth_drop'] for r in rows):.2f}")
-    rel = [abs(r["measured_drop"] - r["graded_drop"]) / r["graded_drop"] for r in rows]
-    print(f"mean |measured - graded| / graded per position: {statistics.mean(rel):.2f}; "
-          f"median {statistics.median(rel):.2f}")
+    sig = sum(r["measured_drop"] > 2 * r["se"] for r in rows)
+    behind = sum(r["measured_drop"] < -2 * r["se"] for r in rows)
+    ceiling = sum(phi(r["graded_drop"] / r["se"]) if r["se"] > 0 else 1.0 for r in rows) / n
+    samples = sorted({r["samples"] for r in rows})
+    print(f"positions: {n} ({sum(r['grade'] == 'blunder' for r in rows)} blunders, "
+          f"{sum(r['grade'] == 'mistake' for r in rows)} mistakes), play-outs per move and "
+          f"position: {samples}")
+    print(f"best move ahead: {ahead} ({100 * ahead / n:.1f}%); significantly ahead: {sig} "
+          f"({100 * sig / n:.1f}%); significantly behind: {behind} ({100 * behind / n:.1f}%)")
+    print(f"if every graded drop were exact, the noise of these play-outs would leave the best "
+          f"move ahead in {100 * ceiling:.1f}% of the positions")
+
+    def line(name: str, rs: list[dict[str, Any]]) -> None:
+        g = [r["graded_drop"] for r in rs]
+        m = [r["measured_drop"] for r in rs]
+        mm, lo, hi = _mean_ci(m)
+        gm = statistics.mean(g)
+        print(f"| {name} | {len(rs)} | {100 * gm:.2f} | {100 * mm:.2f} ({100 * lo:.2f}.."
+              f"{100 * hi:.2f}) | {mm / gm:.2f} | "
+              f"{100 * sum(r['measured_drop'] > 0 for r in rs) / len(rs):.0f}% |")
+
+    print("\n| positions | n | mean graded drop | mean measured drop (95% CI) | measured / graded "
+          "| best ahead |")
+    print("|---|---|---|---|---|---|")
+    line("all", rows)
+    for kind in ("offer", "draw", "discard", "knock", "fiftieth"):
+        rs = [r for r in rows if r.get("kind") == kind]
+        if rs:
+            line(kind, rs)
+    for grade in ("mistake", "blunder"):
+        rs = [r for r in rows if r["grade"] == grade]
+        if rs:
+            line(grade, rs)
+    if any("truth_drop" in r for r in rows):
+        t = [r["truth_drop"] for r in rows if "truth_drop" in r]
+        print(f"\nfrom the true hidden cards: mean {100 * statistics.mean(t):.2f}, best ahead "
+              f"{100 * sum(x > 0 for x in t) / len(t):.1f}% ({len(t)} positions)")
 
 
 def main() -> None:
