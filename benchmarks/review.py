@@ -484,6 +484,50 @@ def cmd_deal_points(args: argparse.Namespace) -> None:
             f.flush()
 
 
+def _paired(rows_a: list[tuple[int, float, float]], rows_b: list[tuple[int, float, float]],
+            boot: int = 1000) -> None:
+    """Two predictions of the same decisions, compared by resampling whole games: the
+    difference in mean absolute calibration error (10 buckets) and in Brier score (a - b: > 0
+    when b is better), with 95% intervals."""
+    g = np.array([r[0] for r in rows_a])
+    pa = np.array([r[1] for r in rows_a])
+    pb = np.array([r[1] for r in rows_b])
+    y = np.array([r[2] for r in rows_a])
+    games, gi = np.unique(g, return_inverse=True)
+
+    def cube(p: np.ndarray) -> np.ndarray:
+        c = np.zeros((len(games), 10, 3))
+        b = np.minimum(9, (p * 10).astype(int))
+        np.add.at(c, (gi, b, 0), 1.0)
+        np.add.at(c, (gi, b, 1), p)
+        np.add.at(c, (gi, b, 2), y)
+        return c
+
+    ca, cb = cube(pa), cube(pb)
+    bri = np.zeros((len(games), 3))
+    np.add.at(bri, (gi, 0), 1.0)
+    np.add.at(bri, (gi, 1), (pa - y) ** 2)
+    np.add.at(bri, (gi, 2), (pb - y) ** 2)
+
+    def mace(c: np.ndarray) -> float:
+        n = c[:, 0]
+        ok = n > 0
+        return float((np.abs(c[ok, 1] - c[ok, 2]) / n[ok]).mean())
+
+    def stats(idx: np.ndarray) -> tuple[float, float]:
+        t = bri[idx].sum(axis=0)
+        return (mace(ca[idx].sum(axis=0)) - mace(cb[idx].sum(axis=0)),
+                (t[1] - t[2]) / t[0])
+
+    full = stats(np.arange(len(games)))
+    rng = np.random.default_rng(1)
+    bs = np.array([stats(rng.integers(0, len(games), len(games))) for _ in range(boot)])
+    lo, hi = np.percentile(bs, [2.5, 97.5], axis=0)
+    print(f"\npaired over {len(games)} games: MACE first - second {100 * full[0]:+.2f} points "
+          f"(95% CI {100 * lo[0]:+.2f}..{100 * hi[0]:+.2f}); Brier score first - second "
+          f"{full[1]:+.5f} (95% CI {lo[1]:+.5f}..{hi[1]:+.5f}; > 0: the second is better)")
+
+
 def cmd_recalib(args: argparse.Namespace) -> None:
     """Offline: the calibration of :func:`cmd_calib`'s games with the game-win table solved
     from the deal points measured in other games (``--fit`` files, else the games of even
@@ -535,6 +579,7 @@ def cmd_recalib(args: argparse.Namespace) -> None:
     _print_reliability(_reliability(rows_old, len(test)))
     print("\n#### the table solved from the measured deal points\n")
     _print_reliability(_reliability(rows_new, len(test)))
+    _paired(rows_old, rows_new)
     if args.out:
         Path(args.out).write_text(json.dumps([int(c) for c in counts]))
 
