@@ -742,6 +742,7 @@ def cmd_confirm(args: argparse.Namespace) -> None:
                         continue
                     res = _confirm_one(d_in, d, bots, sampler, args.samples, args.truth)
                     res.update({"game": g, "levels": [a, b], "grade": d.grade,
+                                "hand": d.number, "index": d.index,
                                 "graded_drop": d.drop, "graded_drop_points": d.drop_points,
                                 "played": d.played.action.text, "best": d.best.action.text})
                     f.write(json.dumps(res) + "\n")
