@@ -13,6 +13,7 @@ from ginrummy.bots import Context
 from ginrummy.bots.heuristic import (
     KNOCK_FEATURES,
     HardBot,
+    MediumBot,
     knock_expectation,
     knock_features,
     last_knock_chance,
@@ -175,3 +176,31 @@ def test_hard_takes_the_fiftieth_card_only_for_a_knock_worth_more_than_a_dead_ha
 
 def ctx0() -> Context:
     return Context(random.Random(1), (0, 0), 100)
+
+
+# --- taking the face-up card to knock (R-3.3, R-4.2) -------------------------------------------
+
+
+def test_hard_takes_a_card_to_knock_only_when_it_would_knock() -> None:
+    """AC on the pile would let the non-dealer (2S3S4S 777 999 KC) knock with 1 point at once.
+    At the first turn hard's knock rule knocks then, so it takes AC; once the opponent has drawn
+    ten times the rule waits for gin, and a card taken to knock that it will not make improves
+    the deadwood only and gives up a stock card: it draws from the stock (medium, which knocks
+    at once, takes it)."""
+    hand, other = "2S 3S 4S 7H 7D 7C 9S 9H 9D KC", "AS 2D 4C 6S 8S TH JD QC KH 3H"
+    early = view_of(deal(hand, other, "AC"), NON_DEALER)
+    assert early.phase is Phase.OFFER
+    assert HardBot().choose(early, ctx()).kind is ActionKind.TAKE
+    deck = make_deck(hand, other, "QD")
+    i, j = deck.index(parse_card("AC")), 21 + 19  # the dealer's tenth stock card
+    deck[i], deck[j] = deck[j], deck[i]
+    h = HandState(Rules.preset("standard"), 0, deck)
+    play(h, ["pass", "pass"])
+    for _ in range(20):
+        h.apply("draw stock")
+        h.apply(Action(ActionKind.DISCARD, h.drawn_card))
+    v = view_of(h, NON_DEALER)
+    assert v.phase is Phase.DRAW and v.discard_pile[-1] == parse_card("AC")
+    assert read_view(v).opp_draws == 10 and not last_knock_chance(v)
+    assert MediumBot().choose(v, ctx()).kind is ActionKind.DRAW_DISCARD
+    assert HardBot().choose(v, ctx()).kind is ActionKind.DRAW_STOCK

@@ -24,8 +24,11 @@
   last chance to knock (:func:`last_knock_chance`: its discard leaves the stock at two cards
   or lets the opponent make the last draw) ``hard`` knocks when the knock is worth more than
   the dead hand's 0 points on average (:func:`knock_expectation`), and under the
-  fiftieth-card rule (R-8.2) takes the last discard only for a gin or such a knock. Paired on
-  the same 1,000 games (seed 2026, benchmarks/results/bots-2026-12-06.md): 2% of the games
+  fiftieth-card rule (R-8.2) takes the last discard only for a gin or such a knock. Likewise
+  it takes a face-up card that would let it knock at once only when its knock rule would knock
+  with it (``medium``'s take rule, which it inherits, assumes a knock at once): the review found
+  it taking such cards and then waiting, graded worse than a stock draw. The last-chance rule,
+  paired on the same 1,000 games (seed 2026, benchmarks/results/bots-2026-12-06.md): 2% of the games
   change and fewer deals die; games won +0.1 (CI -0.5..+0.7) against ``simple``, +0.2 (CI
   -0.1..+0.5) against ``medium``.
 """
@@ -200,11 +203,12 @@ def knock_expectation(k: int, opp_draws: int, layoff_points: float, undercut_bon
 
 
 def last_knock_chance(view: PlayerView) -> bool:
-    """True when ``view``'s seat, holding 11 cards, knocks now or never in this deal: its
-    discard leaves the stock at :data:`~ginrummy.hand.STOCK_FLOOR` cards (R-8.1: the deal ends,
-    or R-8.2: only the opponent may take that discard) or lets the opponent make the last
-    draw; playing on is then worth no more than a dead hand (0 points) to it."""
-    return view.phase is Phase.DISCARD and view.stock_count <= STOCK_FLOOR + 1
+    """True when ``view``'s seat, about to draw or holding 11 cards, knocks this turn or never
+    in this deal: its discard leaves the stock at :data:`~ginrummy.hand.STOCK_FLOOR` cards
+    (R-8.1: the deal ends, or R-8.2: only the opponent may take that discard) or lets the
+    opponent make the last draw; playing on is then worth no more than a dead hand (0 points)
+    to it."""
+    return view.phase in (Phase.DRAW, Phase.DISCARD) and view.stock_count <= STOCK_FLOOR + 1
 
 
 def taking_back(view: PlayerView, card: int) -> bool:
@@ -307,6 +311,12 @@ class MediumBot:
                                                                     None]:
         return True, None
 
+    def take_to_knock(self, view: PlayerView, know: Knowledge, p: dict[int, float] | None,
+                      ctx: Context | None, dw: int) -> bool:
+        """Whether to take the face-up card that lets this seat knock at once with ``dw``
+        points (R-4.2): ``medium`` always does (it knocks at once)."""
+        return True
+
     # --- decisions -----------------------------------------------------------------------------
     def choose(self, view: PlayerView, ctx: Context) -> Action:
         if not view.legal:
@@ -315,16 +325,17 @@ class MediumBot:
         know = read_view(view)
         p = opponent_belief(know) if self.use_belief else None
         if ph is Phase.OFFER:
-            return TAKE if self._want_top(view, know, p) else PASS
+            return TAKE if self._want_top(view, know, p, ctx) else PASS
         if ph is Phase.DRAW:
-            if DRAW_DISCARD in view.legal and self._want_top(view, know, p):
+            if DRAW_DISCARD in view.legal and self._want_top(view, know, p, ctx):
                 return DRAW_DISCARD
             return DRAW_STOCK
         if ph is Phase.FIFTIETH:
             return DRAW_DISCARD if DRAW_DISCARD in view.legal else PASS
         return self._discard(view, ctx, know, p)
 
-    def _want_top(self, view: PlayerView, know: Knowledge, p: dict[int, float] | None) -> bool:
+    def _want_top(self, view: PlayerView, know: Knowledge, p: dict[int, float] | None,
+                  ctx: Context | None = None) -> bool:
         hand = view.hand.mask
         top = view.discard_pile[-1]
         if top in know.my_discards:
@@ -340,7 +351,7 @@ class MediumBot:
             v = min_deadwood_mask(with_top ^ low)
             take_dw = min(take_dw, v)
         if take_dw <= view.knock_limit:
-            return True
+            return self.take_to_knock(view, know, p, ctx, take_dw)
         if take_dw >= min_deadwood_mask(hand):
             return False  # it saves nothing now; the stock draw is never worse on average
         stock_dw = expected_after_draw(hand, self.draw_odds(know, p))
@@ -458,6 +469,24 @@ class HardBot(MediumBot):
         kept = hand & ~(1 << kc)
         exposure = min(layoff_exposure(a, p, know.opp_known) for a in min_spreads(kept, dw))
         return self.knock_worth(view, know.opp_draws, dw, exposure) > 0.0
+
+    def take_to_knock(self, view: PlayerView, know: Knowledge, p: dict[int, float] | None,
+                      ctx: Context | None, dw: int) -> bool:
+        """Take the face-up card that lets it knock with ``dw`` points only when its own knock
+        rule (:meth:`knock_now`) would knock with that hand now (the spread of the fewest
+        expected layoffs after the best discard; R-3.6: not the taken card): a card taken for
+        a knock it will not make improves the deadwood only, shows the opponent what it keeps,
+        and gives up a stock card's chance at gin."""
+        assert p is not None
+        top = view.discard_pile[-1]
+        hand = view.hand.mask | 1 << top
+        best = min((c for c in bits(view.hand.mask)),
+                   key=lambda c: (min_deadwood_mask(hand & ~(1 << c)), -POINTS[c], c))
+        kept = hand & ~(1 << best)
+        exposure = min(layoff_exposure(a, p, know.opp_known) for a in min_spreads(kept, dw))
+        hp = ctx.hand_points if ctx is not None else None
+        target = ctx.target if ctx is not None else 100
+        return self.knock_now(view, hp, target, know.opp_draws, dw, exposure)
 
     def knock_now(self, view: PlayerView, hand_points: tuple[int, int] | None, target: int,
                   opp_draws: int, dw: int, exposure: float) -> bool:
