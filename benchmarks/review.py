@@ -449,17 +449,25 @@ def cmd_calib_report(args: argparse.Namespace) -> None:
         print(json.dumps(r))
 
 
-def _scored_points(games: list[dict[str, Any]]) -> np.ndarray:
-    """The points of every scored deal of ``games`` (calib or deal-points lines), as counts by
-    points."""
-    counts = np.zeros(160)
+def _margins(games: list[dict[str, Any]], gin_bonus: int = 25, undercut_bonus: int = 25
+             ) -> dict[str, np.ndarray]:
+    """The scored deals of ``games`` (calib or deal-points lines, standard rules) by kind:
+    counts of each margin (a knock's, a gin's loser deadwood, an undercut's; big gin counts as
+    gin), as :data:`ginrummy.bots.review.table.MEASURED` keeps them."""
+    out = {k: np.zeros(160) for k in ("knock", "gin", "undercut")}
     for g in games:
         results = ([[r.get("kind"), r.get("winner"), r.get("points")] for _n, _hp, r in g["deals"]]
                    if "deals" in g else g["results"])
-        for _kind, winner, points in results:
-            if winner is not None and 0 < points < 160:
-                counts[points] += 1
-    return counts
+        for kind, winner, points in results:
+            if winner is None:
+                continue
+            if kind == "knock":
+                out["knock"][min(159, points)] += 1
+            elif kind in ("gin", "big_gin"):
+                out["gin"][min(159, max(0, points - gin_bonus))] += 1
+            elif kind == "undercut":
+                out["undercut"][min(159, max(0, points - undercut_bonus))] += 1
+    return out
 
 
 def cmd_deal_points(args: argparse.Namespace) -> None:
@@ -528,60 +536,147 @@ def _paired(rows_a: list[tuple[int, float, float]], rows_b: list[tuple[int, floa
           f"{full[1]:+.5f} (95% CI {lo[1]:+.5f}..{hi[1]:+.5f}; > 0: the second is better)")
 
 
+def points_model_from(counts: dict[str, np.ndarray], gin_bonus: int, undercut_bonus: int,
+                      bandwidth: float = 3.0) -> np.ndarray:
+    """The chance of each point value 0..159 of a scored deal's winner under rules with these
+    bonuses (R-7.2, R-7.4), from counts of margins by kind (:func:`_margins`): a knock scores
+    its margin, a gin the gin bonus plus the loser's deadwood, an undercut the undercut bonus
+    plus its margin; smoothed with a Gaussian kernel of ``bandwidth`` points."""
+    raw = np.zeros(160)
+    for kind, shift in (("knock", 0), ("gin", gin_bonus), ("undercut", undercut_bonus)):
+        c = np.asarray(counts.get(kind, ()), dtype=float)
+        for margin in np.nonzero(c)[0]:
+            raw[min(159, int(margin) + shift)] += c[margin]
+    k = np.arange(-int(4 * bandwidth), int(4 * bandwidth) + 1)
+    kernel = np.exp(-0.5 * (k / bandwidth) ** 2)
+    smooth = np.convolve(raw, kernel / kernel.sum(), mode="same")
+    smooth[0] = 0.0
+    return np.asarray(smooth / smooth.sum())
+
+
 def cmd_recalib(args: argparse.Namespace) -> None:
     """Offline: the calibration of :func:`cmd_calib`'s games with the game-win table solved
-    from the deal points measured in other games (``--fit`` files, else the games of even
-    number, tested on the odd ones), from the points of the move played in each sampled world
-    (no search again)."""
-    from ginrummy.bots.value import _solve, deal_points_model, win_chance_after, win_table
+    from deal points measured in other games, from the points of the move played in each
+    sampled world (no search again). With ``--fit`` files: fitted on them, tested on the
+    files; without: a cross-fit, each file tested with the table fitted on the other files
+    (the predictions pooled)."""
+    from ginrummy.bots.value import deal_points_model, race_table, win_chance_after, win_table
 
-    lines = [json.loads(x) for f in args.files for x in Path(f).read_text().splitlines()]
-    games = [g for g in lines if g["complete"] and g["winner"] is not None]
+    def read(f: str) -> list[dict[str, Any]]:
+        return [json.loads(x) for x in Path(f).read_text().splitlines()]
+
     if args.fit:
-        fit = [json.loads(x) for f in args.fit for x in Path(f).read_text().splitlines()]
-        test = games
+        folds = [([g for f in args.files for g in read(f)],
+                  [g for f in args.fit for g in read(f)])]
     else:
-        fit = [g for g in lines if g["game"] % 2 == 0]
-        test = [g for g in games if g["game"] % 2 == 1]
-    counts = _scored_points(fit)
-    k = np.arange(-15, 16)
-    kernel = np.exp(-0.5 * (k / args.bandwidth) ** 2)
-    smooth = np.convolve(counts, kernel / kernel.sum(), mode="same")
-    smooth[0] = 0.0
-    dist = smooth / smooth.sum()
+        data = {f: read(f) for f in args.files}
+        folds = [(data[f], [g for o in args.files if o != f for g in data[o]])
+                 for f in args.files]
     rules = Rules.preset("standard")
     old_table = win_table(rules)
-    new_table = _solve(rules.target, dist)
     model = deal_points_model(rules.gin_bonus, rules.undercut_bonus)
     x = np.arange(160)
-    mean = (counts * x).sum() / counts.sum()
-    sd = np.sqrt((counts * x * x).sum() / counts.sum() - mean ** 2)
-    print(f"fit: {int(counts.sum())} scored deals of {len(fit)} games, mean {mean:.1f} points, "
-          f"sd {sd:.1f} (the table's model: mean {(model * x).sum():.1f}, sd "
-          f"{np.sqrt((model * x * x).sum() - (model * x).sum() ** 2):.1f}); tested on "
-          f"{len(test)} games")
     rows_old, rows_new = [], []
-    for g in test:
-        hps = {n: hp for n, hp, _r in g["deals"]}
-        for seat, number, _i, _k, win, _p, hist in g["decisions"]:
-            hp = hps[number]
-            pts = np.array([h[0] for h in hist])
-            w = np.array([h[1] for h in hist], dtype=float)
-            y = float(g["winner"] == seat)
-            new = float((win_chance_after(new_table, rules.target, hp[seat], hp[1 - seat], pts)
-                         * w).sum() / w.sum())
-            old = float((win_chance_after(old_table, rules.target, hp[seat], hp[1 - seat], pts)
-                         * w).sum() / w.sum())
-            assert abs(old - win) < 1e-4, "not the review's table"
-            rows_old.append((g["game"], old, y))
-            rows_new.append((g["game"], new, y))
+    n_test = 0
+    for test_lines, fit in folds:
+        test = [g for g in test_lines if g["complete"] and g["winner"] is not None]
+        n_test += len(test)
+        margins = _margins(fit, rules.gin_bonus, rules.undercut_bonus)
+        dist = points_model_from(margins, rules.gin_bonus, rules.undercut_bonus,
+                                 args.bandwidth)
+        new_table = race_table(rules.target, dist)
+        raw = points_model_from(margins, rules.gin_bonus, rules.undercut_bonus, 1e-3)
+        mean = (raw * x).sum()
+        sd = np.sqrt((raw * x * x).sum() - mean ** 2)
+        n = int(sum(c.sum() for c in margins.values()))
+        print(f"fit: {n} scored deals of {len(fit)} games (" + ", ".join(
+            f"{k} {int(c.sum())}" for k, c in margins.items()) + f"), mean {mean:.1f} points, "
+              f"sd {sd:.1f} (the expert's model: mean {(model * x).sum():.1f}, sd "
+              f"{np.sqrt((model * x * x).sum() - (model * x).sum() ** 2):.1f}); tested on "
+              f"{len(test)} games")
+        for g in test:
+            hps = {n: hp for n, hp, _r in g["deals"]}
+            for seat, number, _i, _k, win, _p, hist in g["decisions"]:
+                hp = hps[number]
+                pts = np.array([h[0] for h in hist])
+                w = np.array([h[1] for h in hist], dtype=float)
+                y = float(g["winner"] == seat)
+                new = float((win_chance_after(new_table, rules.target, hp[seat], hp[1 - seat],
+                                              pts) * w).sum() / w.sum())
+                old = float((win_chance_after(old_table, rules.target, hp[seat], hp[1 - seat],
+                                              pts) * w).sum() / w.sum())
+                assert abs(old - win) < 1e-4, "not the review's table"
+                rows_old.append((g["game"], old, y))
+                rows_new.append((g["game"], new, y))
     print("\n#### the table of the expert (the review as it is)\n")
-    _print_reliability(_reliability(rows_old, len(test)))
-    print("\n#### the table solved from the measured deal points\n")
-    _print_reliability(_reliability(rows_new, len(test)))
+    _print_reliability(_reliability(rows_old, n_test))
+    print("\n#### the table solved from the measured deal points (fitted on other games)\n")
+    _print_reliability(_reliability(rows_new, n_test))
     _paired(rows_old, rows_new)
     if args.out:
-        Path(args.out).write_text(json.dumps([int(c) for c in counts]))
+        every = [g for f in args.files + (args.fit or []) for g in read(f)]
+        margins = _margins(every, rules.gin_bonus, rules.undercut_bonus)
+        Path(args.out).write_text(json.dumps({k: [int(v) for v in np.trim_zeros(c, "b")]
+                                              for k, c in margins.items()}))
+
+
+def cmd_acc_report(args: argparse.Namespace) -> None:
+    """Accuracy by level from ``collect --pairs against:L`` files: per level the mean of its
+    seats' game accuracies with a 95% interval (one seat per game), the difference between
+    neighbouring levels (Welch), the grades, and by kind of decision the share of decisions,
+    the mean accuracy and the mean drop."""
+    lines = [json.loads(x) for f in args.files for x in Path(f).read_text().splitlines()]
+    acc: dict[str, list[float]] = {}
+    kinds: dict[str, dict[str, list[float]]] = {}
+    grades: dict[str, dict[str, int]] = {}
+    for g in lines:
+        for s in g["seats"]:
+            if s["accuracy"] is None:
+                continue
+            level = g["levels"][s["seat"]]
+            acc.setdefault(level, []).append(s["accuracy"])
+        for d in g["decisions"]:
+            seat, _n, _i, kind, win, best, drop, _dp, grade, _z = d[:10]
+            level = g["levels"][seat]
+            a = 100.0 if grade == "best" else accuracy_of(drop)
+            kinds.setdefault(level, {}).setdefault(kind, []).append(a)
+            kinds[level].setdefault(kind + ":drop", []).append(drop)
+            gr = grades.setdefault(level, {})
+            gr[grade] = gr.get(grade, 0) + 1
+    print(f"games: {len(lines)}")
+    print("\n| level | games (seats) | accuracy (95% CI) | best | good | inaccuracy | mistake | "
+          "blunder |")
+    print("|---|---|---|---|---|---|---|---|")
+    present = [lv for lv in LEVELS if lv in acc]
+    for level in present:
+        m, lo, hi = _mean_ci(acc[level])
+        gr = grades[level]
+        n = sum(gr.values())
+        shares = " | ".join(f"{100 * gr.get(k, 0) / n:.1f}%" for k in
+                            ("best", "good", "inaccuracy", "mistake", "blunder"))
+        print(f"| {level} | {len(acc[level])} | {m:.1f} ({lo:.1f}-{hi:.1f}) | {shares} |")
+    print("\n| levels | difference in accuracy (95% CI, Welch) |")
+    print("|---|---|")
+    for a, b in zip(present, present[1:], strict=False):
+        xa, xb = acc[a], acc[b]
+        diff = statistics.mean(xb) - statistics.mean(xa)
+        se = math.sqrt(statistics.variance(xa) / len(xa) + statistics.variance(xb) / len(xb))
+        print(f"| {b} - {a} | {diff:+.2f} ({diff - 1.96 * se:+.2f}..{diff + 1.96 * se:+.2f}) |")
+    print("\n| level | " + " | ".join(f"{k}: share, accuracy, mean drop" for k in
+                                      ("offer", "draw", "discard", "knock")) + " |")
+    print("|---|---|---|---|---|")
+    for level in present:
+        k = kinds[level]
+        total = sum(len(v) for key, v in k.items() if ":" not in key)
+        cells = []
+        for kind in ("offer", "draw", "discard", "knock"):
+            v = k.get(kind, [])
+            if not v:
+                cells.append("-")
+                continue
+            cells.append(f"{100 * len(v) / total:.0f}%, {statistics.mean(v):.1f}, "
+                         f"{100 * statistics.mean(k[kind + ':drop']):.2f}")
+        print(f"| {level} | " + " | ".join(cells) + " |")
 
 
 # ------------------------------------------------------------------------------ report
@@ -900,10 +995,15 @@ def main() -> None:
     dp.set_defaults(func=cmd_deal_points)
     rc = sub.add_parser("recalib")
     rc.add_argument("files", nargs="+")
-    rc.add_argument("--fit", nargs="*", default=None, help="calib files to fit on")
+    rc.add_argument("--fit", nargs="*", default=None,
+                    help="calib or deal-points files to fit on (default: cross-fit over the "
+                         "files)")
     rc.add_argument("--bandwidth", type=float, default=3.0)
     rc.add_argument("--out", default=None, help="write the fitted counts (JSON)")
     rc.set_defaults(func=cmd_recalib)
+    ar = sub.add_parser("acc-report")
+    ar.add_argument("files", nargs="+")
+    ar.set_defaults(func=cmd_acc_report)
     r = sub.add_parser("report")
     r.add_argument("files", nargs="+")
     r.set_defaults(func=cmd_report)
