@@ -153,43 +153,530 @@ def cmd_speed(args: argparse.Namespace) -> None:
 
 
 # ------------------------------------------------------------------------------ collect
-def _game_line(g: int, a: str, b: str, worlds: int, luck: bool = True) -> dict[str, Any]:
+class _PlayedPoints:
+    """Keeps, per graded decision, the deal points of the move played in each sampled world
+    (as ``[[points, count], ...]``), by wrapping the review's ``grade_decision`` (a measuring
+    hook of this script only): the calibration can then be recomputed with another score
+    context without searching again."""
+
+    def __init__(self) -> None:
+        import ginrummy.bots.review.deal as deal_mod
+
+        self.mod = deal_mod
+        self.orig = deal_mod.grade_decision
+        self.seen: dict[tuple[int, int], list[list[int]]] = {}
+
+        def hook(view: Any, values: Any, played: Action, number: int, index: int,
+                 *a: Any, **k: Any) -> Any:
+            row = values.points[values.index(played)]
+            u, c = np.unique(row, return_counts=True)
+            self.seen[(number, index)] = [[int(x), int(n)] for x, n in zip(u, c, strict=True)]
+            return self.orig(view, values, played, number, index, *a, **k)
+
+        deal_mod.grade_decision = hook
+
+    def take(self) -> dict[tuple[int, int], list[list[int]]]:
+        out, self.seen = self.seen, {}
+        return out
+
+
+def _game_line(g: int, a: str, b: str, worlds: int, seats: tuple[int, ...] = (0, 1),
+               hook: _PlayedPoints | None = None) -> dict[str, Any]:
     rec = play_record(a, b, g)
     game = read_record(rec)
-    r = review_game(game, (0, 1), None, ReviewBudget(worlds))
+    r = review_game(game, seats, None, ReviewBudget(worlds))
+    hist = hook.take() if hook is not None else {}
     levels = [a, b]
     decisions = [[d.seat, d.number, d.index, d.kind, round(d.played.win, 5),
                   round(d.best.win, 5), round(d.drop, 5), round(d.drop_points, 3), d.grade,
-                  round(d.z, 2)]
+                  round(d.z, 2)] + ([hist[(d.number, d.index)]] if hist else [])
                  for deal in r.deals for d in deal.decisions]
     luck_events = [[e.seat, e.kind, round(e.win, 5), round(e.points, 3)]
                    for deal in r.deals for e in deal.luck]
     deals = [[deal.number, round(deal.win_after[0], 5), round(deal.win_after[1], 5),
-              deal.result[0]] for deal in r.deals]
+              deal.result[0], list(d_in.hand_points or (0, 0))]
+             for deal, d_in in zip(r.deals, game.deals, strict=True)]
     return {"game": g, "levels": levels, "complete": game.complete,
             "winner": rec["winner"], "hands": len(game.deals), "worlds": worlds,
+            "reviewed": list(seats),
             "seats": [s.to_json() for s in r.seats], "decisions": decisions,
             "luck": luck_events, "deals": deals}
+
+
+def _pairs(spec: str, levels: list[str]) -> list[tuple[str, str, tuple[int, ...]]]:
+    """``(seat 0, seat 1, seats reviewed)`` in turn: ``mixed`` each ordered pair of two
+    levels, ``mirror`` each level against itself, ``all`` both (both seats reviewed);
+    ``against:L`` each level against ``L``, seated first then second, only its seat
+    reviewed."""
+    if spec.startswith("against:"):
+        other = spec.split(":", 1)[1]
+        out: list[tuple[str, str, tuple[int, ...]]] = []
+        for a in levels:
+            out.append((a, other, (0,)))
+        for a in levels:
+            out.append((other, a, (1,)))
+        return out
+    return [(a, b, (0, 1)) for a in levels for b in levels
+            if spec == "all" or (a == b) == (spec == "mirror")]
 
 
 def cmd_collect(args: argparse.Namespace) -> None:
     warmup()
     levels = args.levels.split(",")
-    pairs = [(a, b) for a in levels for b in levels
-             if args.pairs == "all" or (a == b) == (args.pairs == "mirror")]
+    pairs = _pairs(args.pairs, levels)
+    hook = _PlayedPoints() if args.hist else None
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = len(out.read_text().splitlines()) if out.exists() else 0
+    print(f"# {load_line()} at start, {done} games done", file=sys.stderr)
+    with out.open("a") as f:
+        for g in range(done, args.games):
+            a, b, seats = pairs[g % len(pairs)]
+            t0 = time.process_time()
+            line = _game_line(args.seed + g, a, b, args.worlds, seats, hook)
+            line["cpu_s"] = round(time.process_time() - t0, 3)
+            f.write(json.dumps(line) + "\n")
+            f.flush()
+            if (g + 1) % 10 == 0:
+                print(f"{g + 1} games; {load_line()}", file=sys.stderr)
+
+
+# ------------------------------------------------------------------------------ calibration
+def _sampled(key: str, share: float) -> bool:
+    """A fixed pseudo-random choice of ``share`` of the decisions, by a hash of ``key`` (never
+    by anything that depends on how the game went on)."""
+    import hashlib
+
+    h = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
+    return h < share * 2 ** 64
+
+
+def _played_values(game: Any, seats: tuple[int, ...], worlds: int, bot: ExpertBot,
+                   share: float = 1.0, key: str = "") -> list[list[Any]]:
+    """Per decision with a real choice of ``seats``: ``[seat, deal, index, kind, win,
+    points, [[points, count], ...]]`` of the move played, valued exactly as the review values
+    it (the same seed, the same sampled worlds: a move's row of the search does not depend on
+    the other moves searched, common random numbers), without valuing the other moves."""
+    from ginrummy.bots.review.decision import decision_kind
+    from ginrummy.bots.review.position import candidate_moves, decision_seed, same_move
+
+    rows: list[list[Any]] = []
+    for d in game.deals:
+        h = HandState(d.rules, d.dealer, d.deck)
+        for i, text in enumerate(d.actions):
+            act = Action.parse(text)
+            seat = h.current
+            if seat in seats:
+                view = view_of(h, seat)
+                moves = candidate_moves(view)
+                if len(moves) >= 2 and (share >= 1.0 or _sampled(
+                        f"{key}:{d.number}:{i}:{seat}", share)):
+                    seed = decision_seed(d.salt, d.number, seat, i, view)
+                    score = d.scores[seat]
+                    if view.phase.value == "fiftieth":
+                        g = h.clone()
+                        g.apply(Action.parse("draw discard"))
+                        from ginrummy.bots.review import evaluate_position
+
+                        vals = evaluate_position(view, score, seed, ReviewBudget(worlds),
+                                                 view_of(g, seat) if any(
+                                                     m.text == "draw discard" for m in moves)
+                                                 else None, bot)
+                        assert vals is not None
+                        pts = vals.points[vals.index(act)]
+                    else:
+                        move = next(m for m in moves if same_move(m, act))
+                        out = bot.evaluate_moves(view, Context(rng=random.Random(seed)),
+                                                 (move,), worlds)
+                        assert out is not None
+                        pts = out[0]
+                    win = float(np.mean(score.win_chance(pts)))
+                    u, c = np.unique(pts, return_counts=True)
+                    rows.append([seat, d.number, i, decision_kind(view), round(win, 5),
+                                 round(float(np.mean(pts)), 3),
+                                 [[int(x), int(n)] for x, n in zip(u, c, strict=True)]])
+            h.apply(act)
+    return rows
+
+
+def cmd_calib(args: argparse.Namespace) -> None:
+    """Mirror games (each level against itself in turn), and at every decision with a real
+    choice of both seats the review's chance of winning after the move played (see
+    :func:`_played_values`); one JSON line per game, resumable."""
+    warmup()
+    levels = args.levels.split(",")
+    bot = ExpertBot()
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = len(out.read_text().splitlines()) if out.exists() else 0
+    print(f"# {load_line()} at start, {done} games done", file=sys.stderr)
+    with out.open("a") as f:
+        for g in range(done, args.games):
+            level = levels[g % len(levels)]
+            t0 = time.process_time()
+            rec = play_record(level, level, args.seed + g)
+            t1 = time.process_time()
+            game = read_record(rec)
+            rows = _played_values(game, (0, 1), args.worlds, bot,
+                                  1.0 if args.check and g == done else args.share,
+                                  f"calib:{args.seed + g}")
+            if args.check and g == done:  # the same values as the full review
+                r = review_game(game, (0, 1), None, ReviewBudget(args.worlds))
+                full = {(x.seat, x.number, x.index): x.played.win
+                        for deal in r.deals for x in deal.decisions}
+                mine = {(x[0], x[1], x[2]): x[4] for x in rows}
+                assert full.keys() == mine.keys(), "not the review's decisions"
+                bad = [k for k in full if abs(full[k] - mine[k]) > 1e-4]
+                assert not bad, f"values differ from the review's at {bad[:3]}"
+                print(f"check: {len(full)} decisions equal to the full review's",
+                      file=sys.stderr)
+            line = {"game": args.seed + g, "levels": [level, level], "complete": game.complete,
+                    "winner": rec["winner"], "hands": len(game.deals), "worlds": args.worlds,
+                    "share": args.share,
+                    "deals": [[d.number, list(d.hand_points or (0, 0)),
+                               rec["hands"][d.number - 1]["result"]] for d in game.deals],
+                    "decisions": rows, "play_cpu_s": round(t1 - t0, 3),
+                    "cpu_s": round(time.process_time() - t0, 3)}
+            f.write(json.dumps(line) + "\n")
+            f.flush()
+            if (g + 1) % 10 == 0:
+                print(f"{g + 1} games; {load_line()}", file=sys.stderr)
+
+
+def _reliability(rows: list[tuple[int, float, float]], n_games: int, boot: int = 1000,
+                 label: str = "share won") -> dict[str, Any]:
+    """Ten buckets of predicted chance: ``rows`` are ``(game, predicted, outcome)``; the mean
+    absolute calibration error over the buckets with rows (and weighted by rows), with a 95%
+    interval from resampling whole games (the decisions of one game share its outcome)."""
+    g = np.array([r[0] for r in rows])
+    p = np.array([r[1] for r in rows])
+    y = np.array([r[2] for r in rows])
+    b = np.minimum(9, (p * 10).astype(int))
+    games, gi = np.unique(g, return_inverse=True)
+    cube = np.zeros((len(games), 10, 3))
+    np.add.at(cube, (gi, b, 0), 1.0)
+    np.add.at(cube, (gi, b, 1), p)
+    np.add.at(cube, (gi, b, 2), y)
+
+    def mace(c: np.ndarray) -> tuple[float, float]:
+        n = c[:, 0]
+        ok = n > 0
+        gap = np.abs(c[ok, 1] - c[ok, 2]) / n[ok]
+        return float(gap.mean()), float((gap * n[ok]).sum() / n[ok].sum())
+
+    tot = cube.sum(axis=0)
+    m, w = mace(tot)
+    rng = np.random.default_rng(0)
+    bs = [mace(cube[rng.integers(0, len(games), len(games))].sum(axis=0)) for _ in range(boot)]
+    lo, hi = np.percentile([x[0] for x in bs], [2.5, 97.5])
+    table = []
+    for i in range(10):
+        n = tot[i, 0]
+        games_in = int((cube[:, i, 0] > 0).sum())
+        table.append({"bucket": f"{i / 10:.1f}-{(i + 1) / 10:.1f}", "decisions": int(n),
+                      "games": games_in,
+                      "mean_predicted": None if n == 0 else round(tot[i, 1] / n, 4),
+                      label.replace(" ", "_"): None if n == 0 else round(tot[i, 2] / n, 4)})
+    return {"games": len(games), "decisions": len(rows), "table": table,
+            "mace": round(100 * m, 2), "mace_ci": [round(100 * lo, 2), round(100 * hi, 2)],
+            "mace_weighted": round(100 * w, 2), "complete_games": n_games}
+
+
+def _print_reliability(r: dict[str, Any], label: str = "share won") -> None:
+    print(f"| predicted chance of winning | decisions | games | mean predicted | {label} | gap |")
+    print("|---|---|---|---|---|---|")
+    key = label.replace(" ", "_")
+    for row in r["table"]:
+        if not row["decisions"]:
+            print(f"| {row['bucket']} | 0 | 0 | - | - | - |")
+            continue
+        gap = 100 * (row[key] - row["mean_predicted"])
+        print(f"| {row['bucket']} | {row['decisions']} | {row['games']} | "
+              f"{row['mean_predicted']:.3f} | {row[key]:.3f} | {gap:+.1f} |")
+    print(f"\nmean absolute calibration error: **{r['mace']:.2f} points** (95% CI "
+          f"{r['mace_ci'][0]:.2f}-{r['mace_ci'][1]:.2f}, resampling whole games) over the "
+          f"buckets with decisions; weighted by decisions {r['mace_weighted']:.2f}; "
+          f"{r['games']} games, {r['decisions']} decisions")
+
+
+def cmd_calib_report(args: argparse.Namespace) -> None:
+    """The reliability table of :func:`cmd_calib`'s files, against the games' results and
+    against the chance after each deal as it fell; overall and per level."""
+    lines = [json.loads(x) for f in args.files for x in Path(f).read_text().splitlines()]
+    games = [g for g in lines if g["complete"] and g["winner"] is not None]
+    by_level: dict[str, list[dict[str, Any]]] = {}
+    for g in games:
+        by_level.setdefault(g["levels"][0], []).append(g)
+    print(f"games: {len(lines)} played, {len(games)} complete with a winner; by level: "
+          + ", ".join(f"{k} {len(v)}" for k, v in sorted(by_level.items())))
+    rules = Rules.preset("standard")
+
+    def rows_of(gs: list[dict[str, Any]]) -> tuple[list[Any], list[Any]]:
+        res, deal = [], []
+        for g in gs:
+            after = {}
+            for number, hp, result in g["deals"]:
+                for seat in (0, 1):
+                    w = result.get("winner")
+                    k = 0 if w is None else (result["points"] if w == seat
+                                             else -result["points"])
+                    sc = TwoPlayerScore(rules, hp[seat], hp[1 - seat])
+                    after[(number, seat)] = float(sc.win_chance(np.array([k]))[0])
+            for seat, number, _i, _k, win, _p, _h in g["decisions"]:
+                res.append((g["game"], win, float(g["winner"] == seat)))
+                deal.append((g["game"], win, after[(number, seat)]))
+        return res, deal
+
+    res, deal = rows_of(games)
+    print("\n### Against the game's result, all levels\n")
+    r = _reliability(res, len(games))
+    _print_reliability(r)
+    print("\n### Against the chance after the deal as it fell (the search alone), all levels\n")
+    _print_reliability(_reliability(deal, len(games), label="mean after"), "mean after")
+    print("\n### Per level, against the game's result\n")
+    print("| level | games | decisions | MACE (95% CI) | weighted | at the deal's end |")
+    print("|---|---|---|---|---|---|")
+    for level in LEVELS:
+        gs = by_level.get(level)
+        if not gs:
+            continue
+        a, b = rows_of(gs)
+        ra, rb = _reliability(a, len(gs)), _reliability(b, len(gs), label="mean after")
+        print(f"| {level} | {ra['games']} | {ra['decisions']} | {ra['mace']:.2f} "
+              f"({ra['mace_ci'][0]:.2f}-{ra['mace_ci'][1]:.2f}) | {ra['mace_weighted']:.2f} | "
+              f"{rb['mace']:.2f} |")
+    if args.json:
+        print(json.dumps(r))
+
+
+def _margins(games: list[dict[str, Any]], gin_bonus: int = 25, undercut_bonus: int = 25
+             ) -> dict[str, np.ndarray]:
+    """The scored deals of ``games`` (calib or deal-points lines, standard rules) by kind:
+    counts of each margin (a knock's, a gin's loser deadwood, an undercut's; big gin counts as
+    gin), as :data:`ginrummy.bots.review.table.MEASURED` keeps them."""
+    out = {k: np.zeros(160) for k in ("knock", "gin", "undercut")}
+    for g in games:
+        results = ([[r.get("kind"), r.get("winner"), r.get("points")] for _n, _hp, r in g["deals"]]
+                   if "deals" in g else g["results"])
+        for kind, winner, points in results:
+            if winner is None:
+                continue
+            if kind == "knock":
+                out["knock"][min(159, points)] += 1
+            elif kind in ("gin", "big_gin"):
+                out["gin"][min(159, max(0, points - gin_bonus))] += 1
+            elif kind == "undercut":
+                out["undercut"][min(159, max(0, points - undercut_bonus))] += 1
+    return out
+
+
+def cmd_deal_points(args: argparse.Namespace) -> None:
+    """Mirror games played (not reviewed), levels in turn as :func:`cmd_calib` plays them but
+    from another seed, and the result of every deal: one JSON line per game
+    ``{"game", "level", "results": [[kind, winner, points], ...]}``, resumable. The scored
+    deals' points are what the review's game-win table is solved from (``recalib --fit``)."""
+    warmup()
+    levels = args.levels.split(",")
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     done = len(out.read_text().splitlines()) if out.exists() else 0
     with out.open("a") as f:
         for g in range(done, args.games):
-            a, b = pairs[g % len(pairs)]
-            t0 = time.process_time()
-            line = _game_line(args.seed + g, a, b, args.worlds)
-            line["cpu_s"] = round(time.process_time() - t0, 3)
-            f.write(json.dumps(line) + "\n")
+            level = levels[g % len(levels)]
+            rec = play_record(level, level, args.seed + g)
+            f.write(json.dumps({"game": args.seed + g, "level": level,
+                                "complete": rec["winner"] is not None,
+                                "results": [[h["result"]["kind"], h["result"]["winner"],
+                                             h["result"]["points"]] for h in rec["hands"]]})
+                    + "\n")
             f.flush()
-            if (g + 1) % 10 == 0:
-                print(f"{g + 1} games", file=sys.stderr)
+
+
+def _paired(rows_a: list[tuple[int, float, float]], rows_b: list[tuple[int, float, float]],
+            boot: int = 1000) -> None:
+    """Two predictions of the same decisions, compared by resampling whole games: the
+    difference in mean absolute calibration error (10 buckets) and in Brier score (a - b: > 0
+    when b is better), with 95% intervals."""
+    g = np.array([r[0] for r in rows_a])
+    pa = np.array([r[1] for r in rows_a])
+    pb = np.array([r[1] for r in rows_b])
+    y = np.array([r[2] for r in rows_a])
+    games, gi = np.unique(g, return_inverse=True)
+
+    def cube(p: np.ndarray) -> np.ndarray:
+        c = np.zeros((len(games), 10, 3))
+        b = np.minimum(9, (p * 10).astype(int))
+        np.add.at(c, (gi, b, 0), 1.0)
+        np.add.at(c, (gi, b, 1), p)
+        np.add.at(c, (gi, b, 2), y)
+        return c
+
+    ca, cb = cube(pa), cube(pb)
+    bri = np.zeros((len(games), 3))
+    np.add.at(bri, (gi, 0), 1.0)
+    np.add.at(bri, (gi, 1), (pa - y) ** 2)
+    np.add.at(bri, (gi, 2), (pb - y) ** 2)
+
+    def mace(c: np.ndarray) -> float:
+        n = c[:, 0]
+        ok = n > 0
+        return float((np.abs(c[ok, 1] - c[ok, 2]) / n[ok]).mean())
+
+    def stats(idx: np.ndarray) -> tuple[float, float]:
+        t = bri[idx].sum(axis=0)
+        return (mace(ca[idx].sum(axis=0)) - mace(cb[idx].sum(axis=0)),
+                (t[1] - t[2]) / t[0])
+
+    full = stats(np.arange(len(games)))
+    rng = np.random.default_rng(1)
+    bs = np.array([stats(rng.integers(0, len(games), len(games))) for _ in range(boot)])
+    lo, hi = np.percentile(bs, [2.5, 97.5], axis=0)
+    print(f"\npaired over {len(games)} games: MACE first - second {100 * full[0]:+.2f} points "
+          f"(95% CI {100 * lo[0]:+.2f}..{100 * hi[0]:+.2f}); Brier score first - second "
+          f"{full[1]:+.5f} (95% CI {lo[1]:+.5f}..{hi[1]:+.5f}; > 0: the second is better)")
+
+
+def points_model_from(counts: dict[str, np.ndarray], gin_bonus: int, undercut_bonus: int,
+                      bandwidth: float = 3.0) -> np.ndarray:
+    """The chance of each point value 0..159 of a scored deal's winner under rules with these
+    bonuses (R-7.2, R-7.4), from counts of margins by kind (:func:`_margins`): a knock scores
+    its margin, a gin the gin bonus plus the loser's deadwood, an undercut the undercut bonus
+    plus its margin; smoothed with a Gaussian kernel of ``bandwidth`` points."""
+    raw = np.zeros(160)
+    for kind, shift in (("knock", 0), ("gin", gin_bonus), ("undercut", undercut_bonus)):
+        c = np.asarray(counts.get(kind, ()), dtype=float)
+        for margin in np.nonzero(c)[0]:
+            raw[min(159, int(margin) + shift)] += c[margin]
+    k = np.arange(-int(4 * bandwidth), int(4 * bandwidth) + 1)
+    kernel = np.exp(-0.5 * (k / bandwidth) ** 2)
+    smooth = np.convolve(raw, kernel / kernel.sum(), mode="same")
+    smooth[0] = 0.0
+    return np.asarray(smooth / smooth.sum())
+
+
+def cmd_recalib(args: argparse.Namespace) -> None:
+    """Offline: the calibration of :func:`cmd_calib`'s games with the game-win table solved
+    from deal points measured in other games, from the points of the move played in each
+    sampled world (no search again). With ``--fit`` files: fitted on them, tested on the
+    files; without: a cross-fit, each file tested with the table fitted on the other files
+    (the predictions pooled)."""
+    from ginrummy.bots.value import deal_points_model, race_table, win_chance_after, win_table
+
+    def read(f: str) -> list[dict[str, Any]]:
+        return [json.loads(x) for x in Path(f).read_text().splitlines()]
+
+    if args.fit:
+        folds = [([g for f in args.files for g in read(f)],
+                  [g for f in args.fit for g in read(f)])]
+    else:
+        data = {f: read(f) for f in args.files}
+        folds = [(data[f], [g for o in args.files if o != f for g in data[o]])
+                 for f in args.files]
+    rules = Rules.preset("standard")
+    old_table = win_table(rules)
+    model = deal_points_model(rules.gin_bonus, rules.undercut_bonus)
+    x = np.arange(160)
+    rows_old, rows_new = [], []
+    n_test = 0
+    for test_lines, fit in folds:
+        test = [g for g in test_lines if g["complete"] and g["winner"] is not None]
+        n_test += len(test)
+        margins = _margins(fit, rules.gin_bonus, rules.undercut_bonus)
+        dist = points_model_from(margins, rules.gin_bonus, rules.undercut_bonus,
+                                 args.bandwidth)
+        new_table = race_table(rules.target, dist)
+        raw = points_model_from(margins, rules.gin_bonus, rules.undercut_bonus, 1e-3)
+        mean = (raw * x).sum()
+        sd = np.sqrt((raw * x * x).sum() - mean ** 2)
+        n = int(sum(c.sum() for c in margins.values()))
+        print(f"fit: {n} scored deals of {len(fit)} games (" + ", ".join(
+            f"{k} {int(c.sum())}" for k, c in margins.items()) + f"), mean {mean:.1f} points, "
+              f"sd {sd:.1f} (the expert's model: mean {(model * x).sum():.1f}, sd "
+              f"{np.sqrt((model * x * x).sum() - (model * x).sum() ** 2):.1f}); tested on "
+              f"{len(test)} games")
+        for g in test:
+            hps = {n: hp for n, hp, _r in g["deals"]}
+            for seat, number, _i, _k, win, _p, hist in g["decisions"]:
+                hp = hps[number]
+                pts = np.array([h[0] for h in hist])
+                w = np.array([h[1] for h in hist], dtype=float)
+                y = float(g["winner"] == seat)
+                new = float((win_chance_after(new_table, rules.target, hp[seat], hp[1 - seat],
+                                              pts) * w).sum() / w.sum())
+                old = float((win_chance_after(old_table, rules.target, hp[seat], hp[1 - seat],
+                                              pts) * w).sum() / w.sum())
+                assert abs(old - win) < 1e-4, "not the review's table"
+                rows_old.append((g["game"], old, y))
+                rows_new.append((g["game"], new, y))
+    print("\n#### the table of the expert (the review as it is)\n")
+    _print_reliability(_reliability(rows_old, n_test))
+    print("\n#### the table solved from the measured deal points (fitted on other games)\n")
+    _print_reliability(_reliability(rows_new, n_test))
+    _paired(rows_old, rows_new)
+    if args.out:
+        every = [g for f in args.files + (args.fit or []) for g in read(f)]
+        margins = _margins(every, rules.gin_bonus, rules.undercut_bonus)
+        Path(args.out).write_text(json.dumps({k: [int(v) for v in np.trim_zeros(c, "b")]
+                                              for k, c in margins.items()}))
+
+
+def cmd_acc_report(args: argparse.Namespace) -> None:
+    """Accuracy by level from ``collect --pairs against:L`` files: per level the mean of its
+    seats' game accuracies with a 95% interval (one seat per game), the difference between
+    neighbouring levels (Welch), the grades, and by kind of decision the share of decisions,
+    the mean accuracy and the mean drop."""
+    lines = [json.loads(x) for f in args.files for x in Path(f).read_text().splitlines()]
+    acc: dict[str, list[float]] = {}
+    kinds: dict[str, dict[str, list[float]]] = {}
+    grades: dict[str, dict[str, int]] = {}
+    for g in lines:
+        for s in g["seats"]:
+            if s["accuracy"] is None:
+                continue
+            level = g["levels"][s["seat"]]
+            acc.setdefault(level, []).append(s["accuracy"])
+        for d in g["decisions"]:
+            seat, _n, _i, kind, win, best, drop, _dp, grade, _z = d[:10]
+            level = g["levels"][seat]
+            a = 100.0 if grade == "best" else accuracy_of(drop)
+            kinds.setdefault(level, {}).setdefault(kind, []).append(a)
+            kinds[level].setdefault(kind + ":drop", []).append(drop)
+            gr = grades.setdefault(level, {})
+            gr[grade] = gr.get(grade, 0) + 1
+    print(f"games: {len(lines)}")
+    print("\n| level | games (seats) | accuracy (95% CI) | best | good | inaccuracy | mistake | "
+          "blunder |")
+    print("|---|---|---|---|---|---|---|---|")
+    present = [lv for lv in LEVELS if lv in acc]
+    for level in present:
+        m, lo, hi = _mean_ci(acc[level])
+        gr = grades[level]
+        n = sum(gr.values())
+        shares = " | ".join(f"{100 * gr.get(k, 0) / n:.1f}%" for k in
+                            ("best", "good", "inaccuracy", "mistake", "blunder"))
+        print(f"| {level} | {len(acc[level])} | {m:.1f} ({lo:.1f}-{hi:.1f}) | {shares} |")
+    print("\n| levels | difference in accuracy (95% CI, Welch) |")
+    print("|---|---|")
+    for a, b in zip(present, present[1:], strict=False):
+        xa, xb = acc[a], acc[b]
+        diff = statistics.mean(xb) - statistics.mean(xa)
+        se = math.sqrt(statistics.variance(xa) / len(xa) + statistics.variance(xb) / len(xb))
+        print(f"| {b} - {a} | {diff:+.2f} ({diff - 1.96 * se:+.2f}..{diff + 1.96 * se:+.2f}) |")
+    print("\n| level | " + " | ".join(f"{k}: share, accuracy, mean drop" for k in
+                                      ("offer", "draw", "discard", "knock")) + " |")
+    print("|---|---|---|---|---|")
+    for level in present:
+        k = kinds[level]
+        total = sum(len(v) for key, v in k.items() if ":" not in key)
+        cells = []
+        for kind in ("offer", "draw", "discard", "knock"):
+            v = k.get(kind, [])
+            if not v:
+                cells.append("-")
+                continue
+            cells.append(f"{100 * len(v) / total:.0f}%, {statistics.mean(v):.1f}, "
+                         f"{100 * statistics.mean(k[kind + ':drop']):.2f}")
+        print(f"| {level} | " + " | ".join(cells) + " |")
 
 
 # ------------------------------------------------------------------------------ report
@@ -213,7 +700,7 @@ def cmd_report(args: argparse.Namespace) -> None:
     draw_luck_pts: list[float] = []
     for g in games:
         per_seat: dict[int, list[float]] = {0: [], 1: []}
-        for seat, _n, _i, _k, win, best, drop, _dp, _gr, z in g["decisions"]:
+        for seat, _n, _i, _k, win, best, drop, _dp, _gr, z in (d[:10] for d in g["decisions"]):
             won = int(g["winner"] == seat)
             buckets[min(9, int(win * 10))].append((win, won))
             # grades and accuracy from the stored drops, by the code's current thresholds
@@ -285,7 +772,7 @@ def _deal_calibration(games: list[dict[str, Any]]) -> None:
     pts_err: list[float] = []
     for g in games:
         after = {d[0]: (d[1], d[2], d[3]) for d in g["deals"]}
-        for seat, n, _i, _k, win, _b, _d, _dp, _gr, _z in g["decisions"]:
+        for seat, n, _i, _k, win, _b, _d, _dp, _gr, _z in (d[:10] for d in g["decisions"]):
             buckets[min(9, int(win * 10))].append((win, after[n][seat]))
     print("\nat the end of the deal (predicted chance against the chance after the deal as "
           "it fell):\n")
@@ -348,8 +835,9 @@ def cmd_confirm(args: argparse.Namespace) -> None:
                 for d in deal.decisions:
                     if d.grade not in ("mistake", "blunder") or count >= args.positions:
                         continue
-                    res = _confirm_one(d_in, d, bots, sampler, args.samples)
+                    res = _confirm_one(d_in, d, bots, sampler, args.samples, args.truth)
                     res.update({"game": g, "levels": [a, b], "grade": d.grade,
+                                "hand": d.number, "index": d.index,
                                 "graded_drop": d.drop, "graded_drop_points": d.drop_points,
                                 "played": d.played.action.text, "best": d.best.action.text})
                     f.write(json.dumps(res) + "\n")
@@ -360,7 +848,12 @@ def cmd_confirm(args: argparse.Namespace) -> None:
 
 
 def _confirm_one(d_in: Any, d: Any, bots: list[Any], sampler: ExpertBot,
-                 samples: int) -> dict[str, Any]:
+                 samples: int, truth: bool = False) -> dict[str, Any]:
+    """Play out the best move and the move played from ``samples`` worlds sampled from the
+    seat's view (the search's own sampler), the ``expert`` continuing both seats with the same
+    random sources for both moves; per world the difference in the chance of winning the game
+    (best - played) and in points. ``truth``: the same from the true hidden cards, the stock
+    reshuffled per play-out."""
     h = HandState(d_in.rules, d_in.dealer, d_in.deck)
     for a in d_in.actions[:d.index]:
         h.apply(Action.parse(a))
@@ -380,41 +873,81 @@ def _confirm_one(d_in: Any, d: Any, bots: list[Any], sampler: ExpertBot,
         pb = _playout(s, best, w, hp, d_in.target, bots)
         pp = _playout(s, played, w, hp, d_in.target, bots)
         wb, wp = score.win_chance(np.array([pb, pp]))
-        diffs_w.append(float(wb - wp))
+        diffs_w.append(round(float(wb - wp), 5))
         diffs_p.append(pb - pp)
-        # the true hidden cards, the stock reshuffled
-        t = h.clone()
-        stock = list(t.deck[t.stock_pos:])
-        random.Random(w).shuffle(stock)
-        t.deck = tuple(t.deck[:t.stock_pos]) + tuple(stock)
-        tb = _playout(t, best, w, hp, d_in.target, bots)
-        tp = _playout(t, played, w, hp, d_in.target, bots)
-        twb, twp = score.win_chance(np.array([tb, tp]))
-        truth_w.append(float(twb - twp))
-    return {"measured_drop": statistics.mean(diffs_w),
-            "measured_drop_points": statistics.mean(diffs_p),
-            "truth_drop": statistics.mean(truth_w), "samples": samples}
+        if truth:  # the true hidden cards, the stock reshuffled
+            t = h.clone()
+            stock = list(t.deck[t.stock_pos:])
+            random.Random(w).shuffle(stock)
+            t.deck = tuple(t.deck[:t.stock_pos]) + tuple(stock)
+            tb = _playout(t, best, w, hp, d_in.target, bots)
+            tp = _playout(t, played, w, hp, d_in.target, bots)
+            twb, twp = score.win_chance(np.array([tb, tp]))
+            truth_w.append(float(twb - twp))
+    out: dict[str, Any] = {"measured_drop": statistics.mean(diffs_w),
+                           "measured_drop_points": statistics.mean(diffs_p),
+                           "samples": samples, "diffs": diffs_w, "diffs_points": diffs_p,
+                           "kind": d.kind, "z": d.z}
+    if truth:
+        out["truth_drop"] = statistics.mean(truth_w)
+    return out
 
 
 def cmd_confirm_report(args: argparse.Namespace) -> None:
+    """Sums up ``confirm``: per position the measured drop (the mean over its play-outs of the
+    best move's chance of winning minus the played move's) and its standard error; the share of
+    positions where the best move came out ahead, significantly ahead or significantly behind
+    (two standard errors); the share that would come out ahead if every graded drop were exact,
+    given each position's noise (the most this many play-outs can show); the mean measured drop
+    against the mean graded one, overall and by kind of decision."""
+    from statistics import NormalDist
+
     rows = [json.loads(x) for f in args.files for x in Path(f).read_text().splitlines()]
     n = len(rows)
+    if not n:
+        raise SystemExit("no positions")
+    phi = NormalDist().cdf
+    for r in rows:
+        d = r["diffs"]
+        r["se"] = statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else float("inf")
     ahead = sum(r["measured_drop"] > 0 for r in rows)
-    tie = sum(r["measured_drop"] == 0 for r in rows)
-    t_ahead = sum(r["truth_drop"] > 0 for r in rows)
-    g = [r["graded_drop"] for r in rows]
-    m = [r["measured_drop"] for r in rows]
-    print(f"positions: {n} ({sum(r['grade'] == 'blunder' for r in rows)} blunders)")
-    print(f"best move ahead in the sampled worlds: {ahead} ({100 * ahead / n:.1f}%), "
-          f"even {tie}")
-    print(f"best move ahead with the true hidden cards: {t_ahead} ({100 * t_ahead / n:.1f}%)")
-    print(f"mean graded drop {100 * statistics.mean(g):.2f} points of winning chance, "
-          f"mean measured {100 * statistics.mean(m):.2f} (ratio "
-          f"{statistics.mean(m) / statistics.mean(g):.2f}); with the true cards "
-          f"{100 * statistics.mean(r['truth_drop'] for r in rows):.2f}")
-    rel = [abs(r["measured_drop"] - r["graded_drop"]) / r["graded_drop"] for r in rows]
-    print(f"mean |measured - graded| / graded per position: {statistics.mean(rel):.2f}; "
-          f"median {statistics.median(rel):.2f}")
+    sig = sum(r["measured_drop"] > 2 * r["se"] for r in rows)
+    behind = sum(r["measured_drop"] < -2 * r["se"] for r in rows)
+    ceiling = sum(phi(r["graded_drop"] / r["se"]) if r["se"] > 0 else 1.0 for r in rows) / n
+    samples = sorted({r["samples"] for r in rows})
+    print(f"positions: {n} ({sum(r['grade'] == 'blunder' for r in rows)} blunders, "
+          f"{sum(r['grade'] == 'mistake' for r in rows)} mistakes), play-outs per move and "
+          f"position: {samples}")
+    print(f"best move ahead: {ahead} ({100 * ahead / n:.1f}%); significantly ahead: {sig} "
+          f"({100 * sig / n:.1f}%); significantly behind: {behind} ({100 * behind / n:.1f}%)")
+    print(f"if every graded drop were exact, the noise of these play-outs would leave the best "
+          f"move ahead in {100 * ceiling:.1f}% of the positions")
+
+    def line(name: str, rs: list[dict[str, Any]]) -> None:
+        g = [r["graded_drop"] for r in rs]
+        m = [r["measured_drop"] for r in rs]
+        mm, lo, hi = _mean_ci(m)
+        gm = statistics.mean(g)
+        print(f"| {name} | {len(rs)} | {100 * gm:.2f} | {100 * mm:.2f} ({100 * lo:.2f}.."
+              f"{100 * hi:.2f}) | {mm / gm:.2f} | "
+              f"{100 * sum(r['measured_drop'] > 0 for r in rs) / len(rs):.0f}% |")
+
+    print("\n| positions | n | mean graded drop | mean measured drop (95% CI) | measured / graded "
+          "| best ahead |")
+    print("|---|---|---|---|---|---|")
+    line("all", rows)
+    for kind in ("offer", "draw", "discard", "knock", "fiftieth"):
+        rs = [r for r in rows if r.get("kind") == kind]
+        if rs:
+            line(kind, rs)
+    for grade in ("mistake", "blunder"):
+        rs = [r for r in rows if r["grade"] == grade]
+        if rs:
+            line(grade, rs)
+    if any("truth_drop" in r for r in rows):
+        t = [r["truth_drop"] for r in rows if "truth_drop" in r]
+        print(f"\nfrom the true hidden cards: mean {100 * statistics.mean(t):.2f}, best ahead "
+              f"{100 * sum(x > 0 for x in t) / len(t):.1f}% ({len(t)} positions)")
 
 
 def main() -> None:
@@ -428,18 +961,57 @@ def main() -> None:
     c = sub.add_parser("collect")
     c.add_argument("--games", type=int, default=500)
     c.add_argument("--levels", default=",".join(LEVELS))
-    c.add_argument("--pairs", choices=("mixed", "mirror", "all"), default="mixed",
-                   help="each ordered pair of two levels, each level against itself, or both")
+    c.add_argument("--pairs", default="mixed",
+                   help="mixed: each ordered pair of two levels; mirror: each level against "
+                        "itself; all: both; against:LEVEL: each level against LEVEL (only "
+                        "its seat reviewed)")
+    c.add_argument("--hist", action="store_true",
+                   help="keep the played move's points in each sampled world")
     c.add_argument("--worlds", type=int, default=DEFAULT_BUDGET.worlds)
     c.add_argument("--seed", type=int, default=1000)
     c.add_argument("--out", required=True)
     c.set_defaults(func=cmd_collect)
+    cb = sub.add_parser("calib")
+    cb.add_argument("--games", type=int, default=2000)
+    cb.add_argument("--levels", default="easy,medium,hard,expert")
+    cb.add_argument("--worlds", type=int, default=DEFAULT_BUDGET.worlds)
+    cb.add_argument("--seed", type=int, default=70000)
+    cb.add_argument("--share", type=float, default=1.0,
+                    help="value this share of the decisions (a fixed hash choice)")
+    cb.add_argument("--check", action="store_true",
+                    help="check the first game's values against the full review")
+    cb.add_argument("--out", required=True)
+    cb.set_defaults(func=cmd_calib)
+    cr = sub.add_parser("calib-report")
+    cr.add_argument("files", nargs="+")
+    cr.add_argument("--json", action="store_true")
+    cr.set_defaults(func=cmd_calib_report)
+    dp = sub.add_parser("deal-points")
+    dp.add_argument("--games", type=int, default=2000)
+    dp.add_argument("--levels", default="easy,medium,hard,easy,medium,hard,easy,medium,hard,"
+                                        "expert")
+    dp.add_argument("--seed", type=int, default=60000)
+    dp.add_argument("--out", required=True)
+    dp.set_defaults(func=cmd_deal_points)
+    rc = sub.add_parser("recalib")
+    rc.add_argument("files", nargs="+")
+    rc.add_argument("--fit", nargs="*", default=None,
+                    help="calib or deal-points files to fit on (default: cross-fit over the "
+                         "files)")
+    rc.add_argument("--bandwidth", type=float, default=3.0)
+    rc.add_argument("--out", default=None, help="write the fitted counts (JSON)")
+    rc.set_defaults(func=cmd_recalib)
+    ar = sub.add_parser("acc-report")
+    ar.add_argument("files", nargs="+")
+    ar.set_defaults(func=cmd_acc_report)
     r = sub.add_parser("report")
     r.add_argument("files", nargs="+")
     r.set_defaults(func=cmd_report)
     k = sub.add_parser("confirm")
     k.add_argument("--positions", type=int, default=500)
     k.add_argument("--samples", type=int, default=24)
+    k.add_argument("--truth", action="store_true",
+                   help="also play out from the true hidden cards (twice the cost)")
     k.add_argument("--worlds", type=int, default=DEFAULT_BUDGET.worlds)
     k.add_argument("--seed", type=int, default=50000)
     k.add_argument("--out", required=True)

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from ginrummy import cli
 
 sys.path.insert(0, str(Path(__file__).parent / "bots"))
-from review_helpers import play_record  # noqa: E402
+from review_helpers import play_form, play_record  # noqa: E402
 
 runner = CliRunner()
 
@@ -87,7 +87,7 @@ def test_bad_input_is_one_line_and_status_2(tmp_path: Path, record: dict[str, An
     bad(run(str(tmp_path / "nope.json")), "cannot read")
     bad(run("-", input="{not json"), "malformed JSON")
     bad(run("-", input="[1, 2]"), "not a game record")
-    bad(run("-", input=json.dumps({**record, "scoring": "hollywood"})), "not supported yet")
+    bad(run("-", input=json.dumps({**record, "scoring": "bridge"})), "unknown scoring")
     bad(run("--hand", "9", "-", input=json.dumps(record)), "no finished hand 9")
     bad(run("--seat", "2", "-", input=json.dumps(record)), "--seat")
     broken = copy.deepcopy(record)
@@ -95,3 +95,19 @@ def test_bad_input_is_one_line_and_status_2(tmp_path: Path, record: dict[str, An
     bad(run("-", input=json.dumps(broken)), "hand 1")
     empty = {**record, "hands": []}
     bad(run("-", input=json.dumps(empty)), "no finished hand")
+
+
+def test_a_three_player_record_is_reviewed_per_player() -> None:
+    """Seats are the record's players (0-2 here), each in the hands it played; the hand's title
+    names its two players."""
+    game, web, _ = play_form("three_player", hands=2, seed=7)
+    r = run("--json", "--seat", "2", "-", input=json.dumps(web))
+    assert r.exit_code == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["scoring"] == "three_player" and [s["seat"] for s in out["seats"]] == [2]
+    played = [s.number for s in game.seatings if s.plays(2)]
+    assert [h["hand"] for h in out["hands"]] == played
+    assert all(d["seat"] == 2 for h in out["hands"] for d in h["decisions"])
+    text = run("-", input=json.dumps(web))
+    assert text.exit_code == 0 and "(seats " in text.stdout
+    bad(run("--seat", "3", "-", input=json.dumps(web)), "--seat 3")

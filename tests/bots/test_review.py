@@ -310,7 +310,7 @@ def test_bad_records_are_refused_with_the_reason(kernel_ready: None) -> None:
     _bad([1, 2], "not a game record")
     _bad({"rules": "standard"}, "no list of")
     _bad({**rec, "format": "other/9"}, "unknown record format")
-    _bad({**rec, "scoring": "hollywood"}, "not supported yet")
+    _bad({**rec, "scoring": "bridge"}, "unknown scoring")
     _bad({**rec, "rules": {"preset": "nope"}}, "bad rules")
     _bad({**rec, "first_dealer": 2}, "first_dealer")
     broken = copy.deepcopy(rec)

@@ -264,8 +264,8 @@ class ExpertBot:
         if len(legal) == 1:
             return legal[0]
         ph = view.phase
-        if ph is Phase.FIFTIETH:
-            return DRAW_DISCARD if DRAW_DISCARD in legal else PASS
+        if ph is Phase.FIFTIETH:  # take to knock only when it beats the dead hand
+            return self.hard.choose(view, ctx)
         if ph is Phase.DISCARD and BIG_GIN in legal:
             return BIG_GIN
         know = read_view(view)

@@ -19,7 +19,18 @@
   quarter as often. Paired on the same 4,000 games against ``simple`` (seed 2026,
   benchmarks/results/bots-2026-12-02c.md): 65.7% of games won instead of 64.6% (+1.1, CI
   -0.4..+2.5), +1.09 points per hand (CI +0.85..+1.34); against ``marjj`` +2.4 (CI -0.9..+5.7)
-  and -0.77 points per hand (CI -1.77..+0.23) on 1,000 games.
+  and -0.77 points per hand (CI -1.77..+0.23) on 1,000 games. The learned rule waits for gin
+  late in every deal, down to the last turn, where that lets the deal die (R-8.1); so at its
+  last chance to knock (:func:`last_knock_chance`: its discard leaves the stock at two cards
+  or lets the opponent make the last draw) ``hard`` knocks when the knock is worth more than
+  the dead hand's 0 points on average (:func:`knock_expectation`), and under the
+  fiftieth-card rule (R-8.2) takes the last discard only for a gin or such a knock. Likewise
+  it takes a face-up card that would let it knock at once only when its knock rule would knock
+  with it (``medium``'s take rule, which it inherits, assumes a knock at once): the review found
+  it taking such cards and then waiting, graded worse than a stock draw. The last-chance rule,
+  paired on the same 1,000 games (seed 2026, benchmarks/results/bots-2026-12-06.md): 2% of the games
+  change and fewer deals die; games won +0.1 (CI -0.5..+0.7) against ``simple``, +0.2 (CI
+  -0.1..+0.5) against ``medium``.
 """
 
 from __future__ import annotations
@@ -29,7 +40,7 @@ from collections.abc import Iterable
 
 from ..actions import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, ActionKind
 from ..cards import POINTS, CardSet
-from ..hand import Phase
+from ..hand import STOCK_FLOOR, Phase
 from ..melds import best_arrangement, best_discard_deadwood, min_deadwood_mask
 from ..views import PlayerView
 from .base import Context
@@ -45,8 +56,8 @@ from .knowledge import (
 )
 
 __all__ = ["EasyBot", "MediumBot", "HardBot", "expected_after_draw", "discard_danger",
-           "undercut_probability", "layoff_exposure", "taking_back", "knock_features",
-           "KNOCK_FEATURES"]
+           "undercut_probability", "knock_expectation", "last_knock_chance", "layoff_exposure",
+           "taking_back", "knock_features", "KNOCK_FEATURES"]
 
 
 def expected_after_draw(kept: int, draw_odds: Iterable[tuple[int, float]]) -> float:
@@ -158,6 +169,48 @@ def undercut_probability(k: int, opp_draws: int, layoff_points: float) -> float:
     return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
 
+def knock_expectation(k: int, opp_draws: int, layoff_points: float, undercut_bonus: int,
+                      undercut_on_tie: bool) -> float:
+    """Expected hand points of a knock with ``k`` points of deadwood (+: the knocker scores),
+    against an opponent who has drawn ``opp_draws`` times and is expected to lay off about
+    ``layoff_points`` points: the opponent's deadwood after layoffs ``D`` follows the normal
+    model of :func:`undercut_probability` (rounded to whole points, 0 at least); the knocker
+    scores ``D - k`` when ``D > k`` (R-7.2), the opponent ``k - D + undercut_bonus`` when
+    ``D < k``, or on a tie when ``undercut_on_tie`` (R-7.4; else a tie scores nothing).
+
+    >>> knock_expectation(1, 15, 2.0, 25, True) > 0 > knock_expectation(10, 15, 6.0, 25, True)
+    True
+    """
+    t = min(opp_draws, len(_OPP_DW_MEAN) - 1)
+    mu = _OPP_DW_MEAN[t] - layoff_points
+    sd = _OPP_DW_SD[t]
+
+    def cdf(x: float) -> float:
+        return 0.5 * (1.0 + math.erf((x - mu) / (sd * math.sqrt(2.0))))
+
+    total = 0.0
+    below = 0.0  # P(D <= d - 1)
+    top = int(mu + 8 * sd) + 2
+    for d in range(0, max(top, k + 2)):
+        at_most = cdf(d + 0.5)
+        pd = at_most - below
+        below = at_most
+        if d > k:
+            total += pd * (d - k)
+        elif d < k or undercut_on_tie:
+            total -= pd * (k - d + undercut_bonus)
+    return total
+
+
+def last_knock_chance(view: PlayerView) -> bool:
+    """True when ``view``'s seat, about to draw or holding 11 cards, knocks this turn or never
+    in this deal: its discard leaves the stock at :data:`~ginrummy.hand.STOCK_FLOOR` cards
+    (R-8.1: the deal ends, or R-8.2: only the opponent may take that discard) or lets the
+    opponent make the last draw; playing on is then worth no more than a dead hand (0 points)
+    to it."""
+    return view.phase in (Phase.DRAW, Phase.DISCARD) and view.stock_count <= STOCK_FLOOR + 1
+
+
 def taking_back(view: PlayerView, card: int) -> bool:
     """True when ``card`` is one that the viewer itself discarded earlier in this deal.
 
@@ -258,6 +311,12 @@ class MediumBot:
                                                                     None]:
         return True, None
 
+    def take_to_knock(self, view: PlayerView, know: Knowledge, p: dict[int, float] | None,
+                      ctx: Context | None, dw: int) -> bool:
+        """Whether to take the face-up card that lets this seat knock at once with ``dw``
+        points (R-4.2): ``medium`` always does (it knocks at once)."""
+        return True
+
     # --- decisions -----------------------------------------------------------------------------
     def choose(self, view: PlayerView, ctx: Context) -> Action:
         if not view.legal:
@@ -266,16 +325,17 @@ class MediumBot:
         know = read_view(view)
         p = opponent_belief(know) if self.use_belief else None
         if ph is Phase.OFFER:
-            return TAKE if self._want_top(view, know, p) else PASS
+            return TAKE if self._want_top(view, know, p, ctx) else PASS
         if ph is Phase.DRAW:
-            if DRAW_DISCARD in view.legal and self._want_top(view, know, p):
+            if DRAW_DISCARD in view.legal and self._want_top(view, know, p, ctx):
                 return DRAW_DISCARD
             return DRAW_STOCK
         if ph is Phase.FIFTIETH:
             return DRAW_DISCARD if DRAW_DISCARD in view.legal else PASS
         return self._discard(view, ctx, know, p)
 
-    def _want_top(self, view: PlayerView, know: Knowledge, p: dict[int, float] | None) -> bool:
+    def _want_top(self, view: PlayerView, know: Knowledge, p: dict[int, float] | None,
+                  ctx: Context | None = None) -> bool:
         hand = view.hand.mask
         top = view.discard_pile[-1]
         if top in know.my_discards:
@@ -291,7 +351,7 @@ class MediumBot:
             v = min_deadwood_mask(with_top ^ low)
             take_dw = min(take_dw, v)
         if take_dw <= view.knock_limit:
-            return True
+            return self.take_to_knock(view, know, p, ctx, take_dw)
         if take_dw >= min_deadwood_mask(hand):
             return False  # it saves nothing now; the stock draw is never worse on average
         stock_dw = expected_after_draw(hand, self.draw_odds(know, p))
@@ -380,6 +440,89 @@ class HardBot(MediumBot):
                            target, risk)
         return sum(w * f for w, f in zip(self.knock_weights, x, strict=True)) > 0.0
 
+    @staticmethod
+    def knock_worth(view: PlayerView, opp_draws: int, dw: int, exposure: float) -> float:
+        """Expected hand points of knocking now with ``dw`` points of deadwood and a spread of
+        layoff ``exposure`` (:func:`knock_expectation` under ``view``'s rules)."""
+        rules = view.rules
+        return knock_expectation(dw, opp_draws, exposure, rules.undercut_bonus,
+                                 rules.undercut_on_tie)
+
+    def choose(self, view: PlayerView, ctx: Context) -> Action:
+        if view.phase is Phase.FIFTIETH and DRAW_DISCARD in view.legal:
+            return DRAW_DISCARD if self._take_fiftieth(view) else PASS
+        return super().choose(view, ctx)
+
+    def _take_fiftieth(self, view: PlayerView) -> bool:
+        """R-8.2: take the last discard (then knock or go gin at once) only when that beats the
+        dead hand that passing gives: a gin, or a knock worth more than 0 points on average."""
+        top = view.discard_pile[-1]
+        hand = view.hand.mask | 1 << top
+        cards = bits(view.hand.mask)
+        now = {c: min_deadwood_mask(hand & ~(1 << c)) for c in cards}
+        dw = min(now.values())
+        if dw == 0:
+            return True
+        know = read_view(view)
+        p = opponent_belief(know)
+        kc = max((c for c in cards if now[c] == dw), key=lambda c: (POINTS[c], c))
+        kept = hand & ~(1 << kc)
+        exposure = min(layoff_exposure(a, p, know.opp_known) for a in min_spreads(kept, dw))
+        return self.knock_worth(view, know.opp_draws, dw, exposure) > 0.0
+
+    def take_to_knock(self, view: PlayerView, know: Knowledge, p: dict[int, float] | None,
+                      ctx: Context | None, dw: int) -> bool:
+        """Take the face-up card that lets it knock with ``dw`` points only when its own knock
+        rule (:meth:`knock_now`) would knock with that hand now (the spread of the fewest
+        expected layoffs after the best discard; R-3.6: not the taken card): a card taken for
+        a knock it will not make improves the deadwood only, shows the opponent what it keeps,
+        and gives up a stock card's chance at gin."""
+        assert p is not None
+        top = view.discard_pile[-1]
+        hand = view.hand.mask | 1 << top
+        best = min((c for c in bits(view.hand.mask)),
+                   key=lambda c: (min_deadwood_mask(hand & ~(1 << c)), -POINTS[c], c))
+        kept = hand & ~(1 << best)
+        exposure = min(layoff_exposure(a, p, know.opp_known) for a in min_spreads(kept, dw))
+        hp = ctx.hand_points if ctx is not None else None
+        target = ctx.target if ctx is not None else 100
+        return self.knock_now(view, hp, target, know.opp_draws, dw, exposure)
+
+    def knock_now(self, view: PlayerView, hand_points: tuple[int, int] | None, target: int,
+                  opp_draws: int, dw: int, exposure: float) -> bool:
+        """``hard``'s knock-or-continue rule: whether it knocks with ``dw`` points of deadwood
+        (R-4.2) at ``view``'s moment, showing a spread of layoff ``exposure``, the opponent
+        having drawn ``opp_draws`` times; ``hand_points`` by seat (None: 0 each), ``target``
+        the game's.
+
+        At its last chance to knock in the deal (:func:`last_knock_chance`) the choice is a
+        knock or a dead hand: it knocks when the knock is worth more than 0 points on average
+        (:meth:`knock_worth`). Otherwise the learned rule (``knock_weights``) decides, or
+        without it the undercut-risk and late rules."""
+        if last_knock_chance(view):
+            # playing on is worth a dead hand at most; neither rule below knows that (the
+            # learned one waits for gin late in every deal: it would let the hand die)
+            return self.knock_worth(view, opp_draws, dw, exposure) > 0.0
+        risk = undercut_probability(dw, opp_draws, exposure)
+        if self.knock_weights is not None:
+            return self.learned_knock(view, hand_points, target, opp_draws, dw, risk)
+        limit = self.max_undercut
+        if hand_points is not None:
+            mine = hand_points[view.seat]
+            theirs = hand_points[1 - view.seat]
+            if mine + 15 >= target:
+                limit += 0.12  # a won knock probably ends the game
+            if theirs + view.rules.undercut_bonus + 5 >= target:
+                limit -= 0.1  # an undercut probably loses it
+        if view.stock_count <= 4:
+            limit += 0.2  # the hand is about to die: take what is there
+        if risk > limit:
+            return False
+        # Later in the deal, a modest knock is worth less than staying low and waiting: an
+        # opponent who knocks as soon as it can is then often undercut.
+        return not (opp_draws > self.early_draws and dw > self.late_max
+                    and view.stock_count > 4)
+
     def should_knock(self, view: PlayerView, ctx: Context, know: Knowledge, dw: int,
                      kept: int, p: dict[int, float] | None) -> tuple[bool, tuple[CardSet, ...] |
                                                                     None]:
@@ -388,24 +531,5 @@ class HardBot(MediumBot):
         scored = [(layoff_exposure(a, p, know.opp_known), i) for i, a in enumerate(arrs)]
         exposure, idx = min(scored)
         melds = tuple(CardSet(m) for m in arrs[idx])
-        risk = undercut_probability(dw, know.opp_draws, exposure)
-        if self.knock_weights is not None:
-            return self.learned_knock(view, ctx.hand_points, ctx.target, know.opp_draws, dw,
-                                      risk), melds
-        limit = self.max_undercut
-        if ctx.hand_points is not None:
-            mine = ctx.hand_points[view.seat]
-            theirs = ctx.hand_points[1 - view.seat]
-            if mine + 15 >= ctx.target:
-                limit += 0.12  # a won knock probably ends the game
-            if theirs + view.rules.undercut_bonus + 5 >= ctx.target:
-                limit -= 0.1  # an undercut probably loses it
-        if view.stock_count <= 4:
-            limit += 0.2  # the hand is about to die: take what is there
-        if risk > limit:
-            return False, melds
-        # Later in the deal, a modest knock is worth less than staying low and waiting: an
-        # opponent who knocks as soon as it can is then often undercut.
-        if know.opp_draws > self.early_draws and dw > self.late_max and view.stock_count > 4:
-            return False, melds
-        return True, melds
+        return self.knock_now(view, ctx.hand_points, ctx.target, know.opp_draws, dw,
+                              exposure), melds

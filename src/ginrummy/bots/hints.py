@@ -336,18 +336,18 @@ def tie_agreeing(view: PlayerView, action: Action) -> Action:
 
 def knock_limit_now(view: PlayerView, hand_points: tuple[int, int] | None, target: int,
                     exposure: float) -> int:
-    """The most deadwood (0..``view.knock_limit``) that ``hard``'s learned knock rule
-    (:meth:`HardBot.learned_knock`) would knock with at this moment, every lower deadwood
-    included (0: gin only), the undercut risk of each taken with the layoff ``exposure`` of the
-    person's best spread; ``view.knock_limit`` when ``hard`` has no learned rule (R-4.2)."""
+    """The most deadwood (0..``view.knock_limit``) that ``hard``'s knock rule
+    (:meth:`HardBot.knock_now`: at the last chance to knock in the deal, a knock worth more
+    than the dead hand; before it, the learned rule) would knock with at this moment, every
+    lower deadwood included (0: gin only), with the layoff ``exposure`` of the person's best
+    spread; ``view.knock_limit`` when ``hard`` has no learned rule (R-4.2)."""
     bot = HardBot()
     if bot.knock_weights is None:
         return view.knock_limit
     draws = read_view(view).opp_draws
     most = 0
     for dw in range(1, view.knock_limit + 1):
-        risk = undercut_probability(dw, draws, exposure)
-        if not bot.learned_knock(view, hand_points, target, draws, dw, risk):
+        if not bot.knock_now(view, hand_points, target, draws, dw, exposure):
             break
         most = dw
     return most
@@ -430,9 +430,8 @@ def _explain(view: PlayerView, action: Action, hand_points: tuple[int, int] | No
                        for s in min_spreads(kept, best_knock))
         if bot.knock_weights is not None:
             most = knock_limit_now(view, hand_points, target, exposure)
-            risk = undercut_probability(best_knock, know.opp_draws, exposure)
-            if most < best_knock and not bot.learned_knock(view, hand_points, target,
-                                                           know.opp_draws, best_knock, risk):
+            if most < best_knock and not bot.knock_now(view, hand_points, target,
+                                                       know.opp_draws, best_knock, exposure):
                 return Hint(action, c, "wait_late" if most > 0 else "wait_gin", now, after,
                             None, limit, could_knock=best_knock, late_max=most)
         elif (know.opp_draws > bot.early_draws and best_knock > bot.late_max

@@ -250,3 +250,10 @@ def _three_player(target: int, gin_bonus: int, undercut_bonus: int
     a_.setflags(write=False)
     b_.setflags(write=False)
     return a_, b_
+
+
+def race_table(target: int, dist: np.ndarray) -> np.ndarray:
+    """The two-player race to ``target`` of :func:`win_table` for another model of a scored
+    deal's points: ``dist`` the chance of each point value (index = points, 0 with no chance);
+    the same shape and padding as :func:`win_table` for a ``dist`` of its length."""
+    return _solve(target, np.asarray(dist, dtype=float))

@@ -19,8 +19,10 @@ accuracy, the grades, what the mistakes cost, and luck apart from skill; the thr
 points.
 
 FILE (or - for stdin) is the JSON of GET /api/games/{id}/record (what ginrummy verify reads) or
-an engine game record. Seats are numbered as in the record (0 and 1). Only finished hands are
-reviewed; two-player games (standard, pagat, eaai, oklahoma, straight) for now. Bad input: one
+an engine game record, of any form: two players (standard, pagat, eaai, oklahoma, straight),
+Hollywood (the chance of winning the match), three players (the race) or partnership (the
+team's chance). Seats are the record's players: 0 and 1 with two players, 0-2 with three, 0-3
+in partnership (each in the hands it played). Only finished hands are reviewed. Bad input: one
 line 'error: ...' and exit status 2. The same record always gets the same review."""
 
 _GRADE_MARK = {"best": "!", "good": " ", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -37,9 +39,10 @@ def review(
     source: Annotated[str | None, typer.Argument(metavar="FILE|-", show_default=False,
                                                  help="JSON game record, or - for stdin.")]
     = None,
-    seat: Annotated[int | None, typer.Option("--seat", min=0, max=1, show_default=False,
-                                             help="Review this seat only (0 or 1); default "
-                                                  "both.")] = None,
+    seat: Annotated[int | None, typer.Option("--seat", min=0, max=3, show_default=False,
+                                             help="Review this player only (0 or 1; three "
+                                                  "players 0-2, partnership 0-3); default "
+                                                  "all.")] = None,
     hand: Annotated[list[int] | None, typer.Option("--hand", min=1, show_default=False,
                                                    help="Review this hand (1-based; may be "
                                                         "repeated); default every finished "
@@ -60,7 +63,9 @@ def review(
         game = read_record(_read_json(source))
         if not game.deals:
             fail("the record has no finished hand to review")
-        seats = (0, 1) if seat is None else (seat,)
+        if seat is not None and seat >= game.players:
+            fail(f"--seat {seat}: this table's players are 0..{game.players - 1}")
+        seats = tuple(range(game.players)) if seat is None else (seat,)
         result = review_game(game, seats, set(hand) if hand else None, ReviewBudget(worlds))
     out = result.to_json()
     if json_out:
@@ -114,12 +119,16 @@ def seat_lines(s: dict[str, Any]) -> list[str]:
 
 def _hand_title(h: dict[str, Any]) -> str:
     res = h["result"]
+    players = h.get("players", [0, 1])
     if res[0] == res[1] == 0:
         what = f"{h['kind']}, no score"
     else:
         w = 0 if res[0] > 0 else 1
-        what = f"{h['kind']}, seat {w} scores {abs(res[w])}"
-    return f"hand {h['hand']} (dealer seat {h['dealer']}): {what}"
+        what = f"{h['kind']}, seat {players[w]} scores {abs(res[w])}"
+    if players == [0, 1]:
+        return f"hand {h['hand']} (dealer seat {h['dealer']}): {what}"
+    return (f"hand {h['hand']} (seats {players[0]} and {players[1]}, seat "
+            f"{players[h['dealer']]} dealt): {what}")
 
 
 def plain_review(out: dict[str, Any], every: bool = False) -> str:

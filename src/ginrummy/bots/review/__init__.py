@@ -5,7 +5,8 @@ luck apart from skill.
 The layers, each in its own module:
 
 * :mod:`~ginrummy.bots.review.score`: what a deal's points are worth toward winning, per seat
-  (:class:`ScoreContext`; :class:`TwoPlayerScore` for a two-player game);
+  (:class:`ScoreContext`; :class:`TwoPlayerScore` for a two-player game, :class:`FormScore`
+  for Hollywood, three players and partnership);
 * :mod:`~ginrummy.bots.review.position`: every legal move of one view valued in the same
   sampled worlds, seeded from the revealed salt and the view only;
 * :mod:`~ginrummy.bots.review.grades`, :mod:`~ginrummy.bots.review.notes`,
@@ -13,7 +14,7 @@ The layers, each in its own module:
 * :mod:`~ginrummy.bots.review.luck`: what the cards brought against average cards;
 * :mod:`~ginrummy.bots.review.deal`: one finished deal (:class:`DealInput`, the per-deal
   interface every form plugs into), :func:`review_deal`;
-* :mod:`~ginrummy.bots.review.records`: records read into deals (two players now);
+* :mod:`~ginrummy.bots.review.records`: records of every form read into deals;
 * :mod:`~ginrummy.bots.review.summary`: per seat and per game;
 * :mod:`~ginrummy.bots.review.model`: the results and their JSON.
 
@@ -44,12 +45,12 @@ from .position import (
     evaluate_position,
 )
 from .records import GameToReview, ReviewError, read_record
-from .score import ScoreContext, TwoPlayerScore
+from .score import FormScore, ScoreContext, TwoPlayerScore, score_context
 from .summary import summarize_seat, turning_points
 
 __all__ = ["review_record", "review_game", "review_deal", "read_record", "DealInput",
            "GameToReview", "ReviewBudget", "DEFAULT_BUDGET", "ReviewError", "ScoreContext",
-           "TwoPlayerScore",
+           "TwoPlayerScore", "FormScore", "score_context",
            "GameReview", "DealReview", "Decision", "LuckEvent", "MoveValue", "Note",
            "SeatSummary", "TurningPoint", "PositionValues", "evaluate_position",
            "decision_seed", "GRADES", "THRESHOLDS", "Z_MIN", "ACCURACY_SCALE", "grade_of",
@@ -59,12 +60,16 @@ __all__ = ["review_record", "review_game", "review_deal", "read_record", "DealIn
 def review_game(game: GameToReview, seats: Collection[int] = (0, 1),
                 hands: Collection[int] | None = None,
                 budget: ReviewBudget = DEFAULT_BUDGET) -> GameReview:
-    """Review the deals of ``game`` (numbers in ``hands``; None: all) for ``seats``.
+    """Review the deals of ``game`` (numbers in ``hands``; None: all) for ``seats``: players
+    0..n-1 of the table (two players: the seats 0 and 1), each in the deals it played.
 
-    :raises ReviewError: a deal number the game does not hold (finished), or a seat not 0/1.
+    :raises ReviewError: a deal number the game does not hold (finished), or a seat that is
+        not a player of the table.
     """
-    if not seats or any(s not in (0, 1) for s in seats):
-        raise ReviewError(f"seats must be 0 and/or 1, not {sorted(seats)!r}")
+    n = game.players
+    if not seats or any(isinstance(s, bool) or s not in range(n) for s in seats):
+        raise ReviewError(f"seats must be players 0..{n - 1} of this table, not "
+                          f"{sorted(seats)!r}")
     numbers = [d.number for d in game.deals]
     if hands is not None:
         missing = sorted(set(hands) - set(numbers))
@@ -72,8 +77,10 @@ def review_game(game: GameToReview, seats: Collection[int] = (0, 1),
             have = f"1..{numbers[-1]}" if numbers else "none"
             raise ReviewError(f"no finished hand {missing[0]} in this record (finished: {have})")
     bot = ExpertBot()
-    deals = tuple(review_deal(d, seats, budget, bot) for d in game.deals
-                  if hands is None or d.number in hands)
+    deals = tuple(review_deal(d, [d.players.index(p) for p in sorted(seats) if p in d.players],
+                              budget, bot)
+                  for d in game.deals
+                  if (hands is None or d.number in hands) and any(p in d.players for p in seats))
     return GameReview(game.scoring, game.rules_json, deals,
                       tuple(summarize_seat(deals, s) for s in sorted(seats)),
                       turning_points(deals), game.complete and hands is None,

@@ -3,16 +3,16 @@ asked for graded from that seat's view at that moment, and their luck events.
 
 The per-deal interface every form of the game plugs into (:class:`DealInput`): a deal's record
 (rules, dealer seat, deck, actions: ginrummy.records.HandRecord's fields), its number, the
-revealed salt, and per engine seat (0, 1) the :class:`~ginrummy.bots.review.score.ScoreContext`
-that says what the deal's points are worth toward winning. A two-player game builds them from
-its score sheet (:mod:`ginrummy.bots.review.records`); Hollywood, three players and partnership
-will build their own contexts and reuse this unchanged.
+revealed salt, the players at its engine seats, and per engine seat (0, 1) the
+:class:`~ginrummy.bots.review.score.ScoreContext` that says what the deal's points are worth
+toward winning. Every form builds them from its score sheet
+(:mod:`ginrummy.bots.review.records`, :func:`~ginrummy.bots.review.score.score_context`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -47,8 +47,10 @@ class DealInput:
     :ivar deck: 52 card ints in deal order (R-2.2); ``actions`` the action texts played.
     :ivar salt: the deal's revealed salt (docs/fairness.md), or None; it seeds the search.
     :ivar scores: the score context of each engine seat (0 and 1).
-    :ivar hand_points: hand points by seat before the deal and the ``target``, for the hints'
-        knock rule in the explanations (None outside a two-player game).
+    :ivar hand_points: by engine seat, the points toward the target of its side before the
+        deal, and the ``target``, for the hints' and ``hard``'s knock rule (None: 0 each).
+    :ivar players: the players at engine seats 0 and 1 (two players: (0, 1); three players,
+        partnership: as the game seats them); decisions and luck events name the player.
     """
 
     number: int
@@ -60,12 +62,15 @@ class DealInput:
     scores: Mapping[int, ScoreContext]
     hand_points: tuple[int, int] | None = None
     target: int = 100
+    players: tuple[int, int] = (0, 1)
 
 
 def review_deal(deal: DealInput, seats: Collection[int] = (0, 1),
                 budget: ReviewBudget = DEFAULT_BUDGET,
                 bot: ExpertBot | None = None) -> DealReview:
-    """Grade every decision with a real choice of ``seats`` in ``deal`` and value their luck.
+    """Grade every decision with a real choice of ``seats`` (engine seats 0 and/or 1) in
+    ``deal`` and value their luck. The decisions, luck events and ``seats`` of the result name
+    players (``deal.players``); its per-seat fields are indexed by engine seat.
 
     A decision has a real choice when the seat has two or more distinct legal moves
     (:func:`~ginrummy.bots.review.position.candidate_moves`); a forced stock draw (R-3.1) is
@@ -112,9 +117,13 @@ def review_deal(deal: DealInput, seats: Collection[int] = (0, 1),
     before = tuple(float(deal.scores[s].win_chance(np.zeros(1, dtype=np.int64))[0])
                    for s in (0, 1))
     after = tuple(float(deal.scores[s].win_chance(np.array([signed[s]]))[0]) for s in (0, 1))
-    return DealReview(deal.number, deal.dealer, tuple(sorted(seats)), tuple(decisions),
-                      tuple(luck), (signed[0], signed[1]), o.kind, (before[0], before[1]),
-                      (after[0], after[1]))
+    players = deal.players
+    if players != (0, 1):
+        decisions = [replace(d, seat=players[d.seat]) for d in decisions]
+        luck = [replace(e, seat=players[e.seat]) for e in luck]
+    return DealReview(deal.number, deal.dealer, tuple(sorted(players[s] for s in seats)),
+                      tuple(decisions), tuple(luck), (signed[0], signed[1]), o.kind,
+                      (before[0], before[1]), (after[0], after[1]), players)
 
 
 def _values(deal: DealInput, h: HandState, view: PlayerView, i: int, act: Action,

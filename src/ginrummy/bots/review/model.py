@@ -130,13 +130,14 @@ class LuckEvent:
 class DealReview:
     """One finished deal reviewed.
 
-    :ivar number: its number in the game; ``dealer`` its dealer seat.
-    :ivar seats: the seats reviewed.
+    :ivar number: its number in the game; ``dealer`` its dealer's engine seat.
+    :ivar seats: the players reviewed (two players: the seats).
     :ivar decisions: their graded decisions in order of play; ``luck`` their chance events.
-    :ivar result: the deal's signed points per seat (index = seat; + that seat scored).
+    :ivar result: the deal's signed points per engine seat (index = seat; + that seat scored).
     :ivar kind: how it ended (knock, gin, big_gin, undercut, tie, dead).
-    :ivar win_before: per seat, the chance of winning the game before the deal (from the
-        score); ``win_after`` after it (1 or 0 once the game is decided).
+    :ivar win_before: per engine seat, the chance of winning the game (the match; a
+        partnership: the team's) before the deal (from the score); ``win_after`` after it.
+    :ivar players: the players at engine seats 0 and 1.
     """
 
     number: int
@@ -148,9 +149,11 @@ class DealReview:
     kind: str
     win_before: tuple[float, float]
     win_after: tuple[float, float]
+    players: tuple[int, int] = (0, 1)
 
     def to_json(self) -> dict[str, Any]:
         return {"hand": self.number, "dealer": self.dealer, "seats": list(self.seats),
+                "players": list(self.players),
                 "kind": self.kind, "result": list(self.result),
                 "win_before": [_r(x) for x in self.win_before],
                 "win_after": [_r(x) for x in self.win_after],

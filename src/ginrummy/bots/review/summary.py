@@ -3,8 +3,10 @@ cost, the turning points, and the result split into cards, decisions and the res
 
 For a seat over the deals reviewed, in the chance of winning the game and in hand points:
 
-* ``result`` = the chance of winning after the last deal minus before the first (for a whole
-  game: 1 or 0 minus the chance at 0-0); in points, its hand points minus its opponent's.
+* ``result`` = the sum over the deals it played of its chance of winning after the deal minus
+  before it (two players, for a whole game: 1 or 0 minus the chance at 0-0; three players and
+  partnership leave out what the deals it sat out changed); in points, its hand points minus
+  its opponent's in those deals.
 * ``cards`` = the sum of its luck events (:mod:`ginrummy.bots.review.luck`).
 * ``decisions`` (``skill``) = minus the sum of its drops (:mod:`ginrummy.bots.review.grades`):
   zero for a seat that always played the search's best move.
@@ -28,7 +30,9 @@ TURNING_POINTS = 3
 
 
 def summarize_seat(deals: Sequence[DealReview], seat: int) -> SeatSummary:
-    """The summary of ``seat`` over ``deals`` (see the module docstring)."""
+    """The summary of ``seat`` (a player; two players: the seat) over the deals of ``deals``
+    it played (see the module docstring)."""
+    deals = [deal for deal in deals if seat in deal.players]  # 3P, 4P: the deals it played
     ds = [d for deal in deals for d in deal.decisions if d.seat == seat]
     grades = {g: 0 for g in GRADES}
     for d in ds:
@@ -36,8 +40,9 @@ def summarize_seat(deals: Sequence[DealReview], seat: int) -> SeatSummary:
     lost_win = sum(d.drop for d in ds)
     lost_points = sum(d.drop_points for d in ds)
     mistakes = sum(d.drop_points for d in ds if d.grade not in ("best", "good"))
-    result_win = sum(deal.win_after[seat] - deal.win_before[seat] for deal in deals)
-    result_points = float(sum(deal.result[seat] for deal in deals))
+    at = [(deal, deal.players.index(seat)) for deal in deals]
+    result_win = sum(deal.win_after[i] - deal.win_before[i] for deal, i in at)
+    result_points = float(sum(deal.result[i] for deal, i in at))
     events = [e for deal in deals for e in deal.luck if e.seat == seat]
     cards_win = sum(e.win for e in events)
     cards_points = sum(e.points for e in events)
