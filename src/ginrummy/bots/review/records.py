@@ -25,7 +25,10 @@ from ...rules import Rules
 from .deal import DealInput
 from .score import TwoPlayerScore
 
-__all__ = ["ReviewError", "GameToReview", "read_record"]
+__all__ = ["ReviewError", "GameToReview", "read_record", "FORMS"]
+
+#: the record forms (``scoring``) :func:`read_record` reads; the others are refused
+FORMS = ("standard",)
 
 
 class ReviewError(GinRummyError):
@@ -62,7 +65,7 @@ def read_record(record: object) -> GameToReview:
     if not isinstance(record.get("hands"), list):
         raise ReviewError("not a game record: it has no list of \"hands\"")
     scoring = record.get("scoring") or "standard"
-    if scoring != "standard":
+    if scoring not in FORMS:
         raise ReviewError(f"reviewing a {scoring!r} record is not supported yet: two-player "
                           "games only")
     try:
