@@ -24,7 +24,7 @@ one module a job:
 * :mod:`~ginrummy.store.retention`: what is deleted, and when (:func:`sweep`).
 """
 
-from .connect import default_database_url
+from .connect import default_database_url, is_outage
 from .games import Store
 from .rated import RatedGame, rated_games
 from .ratelimits import RateCounter
@@ -54,5 +54,5 @@ __all__ = [
     "ReviewRow",
     "Retention", "Swept", "sweep", "prepare", "rated_games", "RatedGame",
     "FINISHED", "SCHEMA_VERSION", "SchemaError",
-    "default_database_url", "seats_text", "seats_of_text", "storable_id",
+    "default_database_url", "is_outage", "seats_text", "seats_of_text", "storable_id",
 ]

@@ -23,7 +23,7 @@ from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.pool import StaticPool
 
 __all__ = ["make_engine", "default_database_url", "sqlite_sync_mode", "SYNC_MODES",
-           "DEFAULT_POOL_SIZE", "IDLE_PING"]
+           "DEFAULT_POOL_SIZE", "IDLE_PING", "is_outage"]
 
 #: connections kept open to PostgreSQL by one process when no size is given (web/app.py passes
 #: its request threads): each request thread holds at most one at a time.
@@ -143,3 +143,28 @@ def _ping_when_idle(engine: Engine) -> None:
             engine.dialect.do_ping(dbapi_conn)
         except Exception as e:  # the pool tries another connection (up to 3 times)
             raise DisconnectionError("a pooled connection is gone") from e
+
+
+def is_outage(e: BaseException) -> bool:
+    """Whether ``e`` says that the database cannot be reached or used just now (a refused or
+    lost connection, a server shutting down, no pooled connection in time, SQLite's file
+    locked), so that the same request may succeed a moment later: the web answers 503
+    ``unavailable`` with ``Retry-After`` (issue 21 item 4). An exception group is an outage when
+    one of its exceptions is.
+
+    >>> from sqlalchemy.exc import OperationalError
+    >>> is_outage(OperationalError("SELECT 1", {}, ConnectionRefusedError())), is_outage(KeyError())
+    (True, False)
+    """
+    from sqlalchemy import exc
+
+    if isinstance(e, BaseExceptionGroup):
+        return any(is_outage(x) for x in e.exceptions)
+    if isinstance(e, exc.OperationalError | exc.InterfaceError | exc.TimeoutError
+                  | exc.DisconnectionError):
+        return True
+    if isinstance(e, exc.DBAPIError) and e.connection_invalidated:
+        return True
+    # the drivers' own, raised outside SQLAlchemy (the listener's connection)
+    return type(e).__name__ in ("OperationalError", "InterfaceError") and \
+        type(e).__module__.split(".")[0] in ("psycopg", "sqlite3")

@@ -48,8 +48,8 @@ from sqlalchemy import (
 from .rows import sheet_json
 
 __all__ = ["SCHEMA_VERSION", "FINISHED", "SchemaError", "create_schema", "move_old_hands",
-           "metadata", "games", "games_updated_at", "deals", "tables", "seats", "table_messages",
-           "reviews", "schema_info",
+           "metadata", "games", "games_updated_at", "deals", "tables", "seats", "seat_holders",
+           "table_messages", "reviews", "schema_info",
            "sheets_metadata", "sheets", "sheet_hands", "scorings_metadata", "game_tables",
            "rate_limits_metadata", "rate_hits"]
 
@@ -176,6 +176,16 @@ seats = Table(
     Column("computer_for_away", Boolean, nullable=False, default=False),
     Column("hand_order", Text),
     Column("player_id", String(64), index=True),
+)
+
+#: the server processes holding a live stream of a seat now, each with the end of its lease
+#: (issue 21 item 10; made by ``create_all``: no schema version of its own)
+seat_holders = Table(
+    "seat_holders", metadata,
+    Column("game_id", String(64), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("holder", String(32), primary_key=True),  # a server process (its app)
+    Column("until", Float, nullable=False),  # its lease, seconds since the epoch
 )
 
 table_messages = Table(

@@ -15,6 +15,11 @@ beside ``games`` and ``deals`` (:data:`ginrummy.store.schema.metadata`, created 
   there, whose statistics count the seat's games
   (:meth:`ginrummy.store.stats.Statistics.joined_games`).
 * ``table_messages``: the preset quick messages sent at a table.
+* ``seat_holders``: the server processes holding a live stream of a seat now (issue 21 item
+  10), each with the end of its lease: a seat is connected while any process holds it, so
+  that closing one of a person's two tabs, or a stream on one of two processes, leaves the
+  person connected. ``seats.connected_until`` stays what every state reads: set from the
+  holders when one lets go.
 
 The rows of a new table are written before its ``games`` row, so that a game is never seen
 without them. Every write is its own committed transaction. The rows' types are in
@@ -33,7 +38,9 @@ from sqlalchemy import (
     Engine,
     bindparam,
     delete,
+    func,
     insert,
+    or_,
     select,
     tuple_,
     update,
@@ -49,7 +56,7 @@ from .rows import (
     game_row,
     storable_id,
 )
-from .schema import create_schema, games, metadata, seats, table_messages, tables
+from .schema import create_schema, games, metadata, seat_holders, seats, table_messages, tables
 
 __all__ = ["TableStore", "MESSAGES_KEPT"]
 
@@ -294,6 +301,59 @@ class TableStore:
             with self.single.begin() as conn:
                 done.update((r[0], int(r[1]), r[2]) for r in conn.execute(stmt).all())
         return done
+
+    def _upsert_holders(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
+        """Insert or renew ``seat_holders`` rows (``game_id``, ``seat``, ``holder``,
+        ``until``) in one statement."""
+        if not rows:
+            return
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        dialect = self.engine.dialect.name
+        upsert: Any = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        stmt = upsert(seat_holders).values(rows)
+        conn.execute(stmt.on_conflict_do_update(
+            index_elements=[seat_holders.c.game_id, seat_holders.c.seat, seat_holders.c.holder],
+            set_={"until": stmt.excluded.until}))
+
+    def hold_seat(self, game_id: str, seat: int, holder: str, until: float) -> None:
+        """The process ``holder`` holds a live stream of the seat until ``until`` (renewed by
+        :meth:`renew_holds`): its lease, and the seat's ``connected_until``, in one
+        transaction."""
+        with self.engine.begin() as conn:
+            self._upsert_holders(conn, [{"game_id": game_id, "seat": seat, "holder": holder,
+                                         "until": until}])
+            conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
+                         .values(connected_until=until))
+
+    def release_seat(self, game_id: str, seat: int, holder: str, now: float) -> float:
+        """The process ``holder`` holds no live stream of the seat any more: its lease goes,
+        and the seat's ``connected_until`` becomes the latest lease another process holds, or
+        ``now`` (not connected) when none does, in one transaction. Leases ended a day ago are
+        removed on the way (a process stopped without letting go). Returns the new
+        ``connected_until``."""
+        later = (select(func.max(seat_holders.c.until))
+                 .where(seat_holders.c.game_id == game_id, seat_holders.c.seat == seat,
+                        seat_holders.c.until > now)
+                 .scalar_subquery())
+        with self.engine.begin() as conn:
+            conn.execute(delete(seat_holders).where(
+                or_((seat_holders.c.game_id == game_id) & (seat_holders.c.seat == seat)
+                    & (seat_holders.c.holder == holder),
+                    seat_holders.c.until < now - 86_400)))
+            conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
+                         .values(connected_until=func.coalesce(later, now)))
+            got = conn.execute(select(seats.c.connected_until).where(
+                seats.c.game_id == game_id, seats.c.seat == seat)).scalar()
+        return float(got if got is not None else now)
+
+    def renew_holds(self, keys: Sequence[tuple[str, int]], holder: str, until: float) -> None:
+        """Renew (or make again) the leases of ``holder`` on the seats ``(game_id, seat)``."""
+        rows = [{"game_id": g, "seat": s, "holder": holder, "until": until}
+                for g, s in dict.fromkeys(keys)]
+        for at in range(0, len(rows), self.REFRESH_BATCH):
+            with self.engine.begin() as conn:
+                self._upsert_holders(conn, rows[at:at + self.REFRESH_BATCH])
 
     def set_hand_order(self, game_id: str, seat: int, order: dict[str, Any]) -> None:
         with self.engine.begin() as conn:
