@@ -25,6 +25,7 @@ import os
 import secrets
 import threading
 import time
+from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from typing import Any
 
@@ -235,7 +236,12 @@ class Reviews:
         if isinstance(got, Pending):
             return src.seat, got
         moves = json.loads(got.data)["moves"]
-        chosen = next(m for m in moves if same_move(Action.parse(m["played"]["action"]), action))
+        chosen = next((m for m in moves
+                       if same_move(Action.parse(m["played"]["action"]), action)), None)
+        if chosen is None:  # pragma: no cover - every legal move is graded
+            log.error("exercise %s/%s of game %s: a legal move was not graded", number, step,
+                      game_id)
+            raise Failed
         played = src.record["hands"][number - 1]["actions"][step - 1]
         return src.seat, Ready(review_jobs.dumps(
             {"game_id": game_id, "you": src.seat, "hand": number, "step": step,
@@ -334,6 +340,9 @@ class Reviews:
         if error is None and isinstance(result, str):
             self.stored.finish(game_id, scope, result)
             log.info("review %s of game %s made", scope, game_id)
+            return
+        if isinstance(error, CancelledError):  # the server stops: the next ask starts it
+            self.stored.release(game_id, scope, self.owner)
             return
         # the exception's type only: its text may name cards (it goes to the log)
         log.error("review %s of game %s failed: %s", scope, game_id, type(error).__name__)
