@@ -131,3 +131,15 @@ def test_closing_cancels_the_jobs_waiting() -> None:
     hold.set()
     closer.join(60)
     assert ends.wait("run") == ("held", None)
+
+
+def test_review_settings_from_the_environment() -> None:
+    from ginrummy.web.reviews import ReviewSettings
+
+    s = ReviewSettings.from_env("workers=2, queue=0,worlds=16,processes=off,nice=0")
+    assert (s.workers, s.queue, s.worlds, s.processes, s.nice) == (2, 0, 16, False, 0)
+    assert ReviewSettings.from_env("") == ReviewSettings()
+    assert ReviewSettings().workers == max(1, (os.cpu_count() or 1) // 2)
+    for bad in ("workers=0", "worlds=1", "queue=-1", "processes=yes", "speed=3", "workers=two"):
+        with pytest.raises(ValueError):
+            ReviewSettings.from_env(bad)
