@@ -250,13 +250,16 @@ class ReviewPool:
             job_id, done, total = item
             self._progressed(job_id, done, total)
 
-    def close(self) -> None:
-        """Stop: the jobs waiting are cancelled (their ``on_done`` gets the cancellation), the
-        running ones end first."""
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop: the jobs waiting are cancelled (their ``on_done`` gets the cancellation); the
+        running ones are waited for at most ``timeout`` seconds (a server stopping is not held
+        up by a long review: a worker process left running ends after its job, which nobody
+        stores then)."""
         with self._lock:
             executor, self._executor = self._executor, None
         if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
+            executor.shutdown(wait=False, cancel_futures=True)
+            self.wait_idle(timeout)
         if self._progress is not None and self._reader is not None:
             self._progress.put(None)
             self._reader.join(timeout=10)
