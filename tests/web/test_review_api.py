@@ -206,6 +206,27 @@ def test_a_game_is_reviewed_for_its_seats_only(rclient: TestClient) -> None:
     assert _rows(rclient) == []
 
 
+def test_at_a_table_of_people_each_seat_gets_the_one_review(rclient: TestClient) -> None:
+    from table_helpers import join, new_table
+
+    ann, code = new_table(rclient, [{"kind": "person"}, {"kind": "open"}])
+    bo = join(rclient, code, "Bo")
+    assert ann.call("POST", "/start").status_code == 200
+    assert sorted(ann.get()["hand"]) == sorted(PERSON.split())  # Ann, not dealing, is first
+    for a in GIN:
+        ann.act(a)
+    url = "/hands/1/review"
+    assert ann.call("GET", url).status_code == 202
+    assert bo.call("GET", url).status_code == 202  # the same review, being made
+    assert rclient.app.state.reviews.pool.wait_idle(120)  # type: ignore[attr-defined]
+    a, b = ann.call("GET", url), bo.call("GET", url)
+    assert (a.status_code, b.status_code) == (200, 200)
+    assert (a.json()["you"], b.json()["you"]) == (0, 1)
+    assert a.json()["review"] == b.json()["review"]
+    assert [s["seat"] for s in a.json()["review"]["seats"]] == [0, 1]
+    assert _rows(rclient) == [(ann.id, "hand/1/w4")]
+
+
 def test_a_form_the_evaluator_does_not_read_yet_is_refused(rclient: TestClient) -> None:
     t = Table(rclient, {"level": "easy", "scoring": "three_player"})
     for url in (f"/api/games/{t.id}/review", f"/api/games/{t.id}/hands/1/review"):
