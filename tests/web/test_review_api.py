@@ -307,6 +307,37 @@ def test_try_again_shows_the_position_as_the_seat_saw_it_and_grades_a_move(
             "code": "no_decision", "params": {"step": step}}
 
 
+def test_the_cards_the_seat_could_not_see_change_no_grade(
+        make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two games whose first deals differ only in cards the person never saw (the computer's
+    hand and the stock), with the same revealed salt: every decision of the person is graded
+    the same, and so is a move tried there (issue 20, "No leak")."""
+    other = "4D 6D 2C 5C QH KH 3H 8H QS KS"
+    decks = [deck_of(PERSON, COMPUTER, UPCARD), deck_of(PERSON, other, UPCARD)]
+    assert decks[0][:20:2] == decks[1][:20:2] and decks[0][20] == decks[1][20]
+    assert decks[0][21:] != decks[1][21:] and decks[0][1:20:2] != decks[1][1:20:2]
+    monkeypatch.setattr(service_module, "shuffled_deck", lambda: list(decks.pop(0)))
+    monkeypatch.setattr(service_module, "new_salt", lambda: "5a" * 16)
+    monkeypatch.setattr(service_module, "secrets", _Secrets)
+    client = make_client(reviews=SMALL)
+    graded = []
+    for _ in range(2):
+        t = _game(client)
+        _gin(t)
+        review = _made(client, f"/api/games/{t.id}/hands/1/review", t.headers).json()["review"]
+        mine = [{k: d[k] for k in ("step", "kind", "played", "best", "moves", "drop", "z",
+                                    "grade", "accuracy", "notes", "played_hint", "best_hint")}
+                for d in review["hands"][0]["decisions"] if d["seat"] == 0]
+        assert len(mine) == 2
+        url = f"/api/games/{t.id}/hands/1/exercises/2"
+        assert client.get(url, headers=t.headers).status_code == 200
+        _idle(client)
+        tried = client.post(url, json={"action": "discard 9D"}, headers=t.headers)
+        assert tried.status_code == 200, tried.text
+        graded.append((mine, tried.json()["tried"]))
+    assert graded[0] == graded[1]
+
+
 # ------------------------------------------------------------------ a full pool, a failure
 @pytest.fixture
 def blocked(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
