@@ -377,7 +377,7 @@ class Reviews:
 
     def close(self) -> None:
         """Stop the heartbeat and the pool (waiting jobs are cancelled, their claims given
-        up; running ones end first)."""
+        up; running ones are waited for a few seconds: :meth:`ReviewPool.close`)."""
         self._stop.set()
         self.pool.close()
         if self._beat is not None:
@@ -395,7 +395,7 @@ def position_json(h: HandState, view: PlayerView, deal: DealInput) -> dict[str, 
     score before the deal (public, as on the score sheet)."""
     hand = seat_hand(h, view.seat)
     assert hand.cards == view.hand  # the seat's own cards, nothing else of ``h``
-    texts = card_text
+    texts = card_text  # card ints as texts
     return {
         "seat": view.seat, "dealer": view.dealer, "phase": view.phase.value,
         "hand": hand.to_json(),
