@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/load.py --games 50 --duration 15 --no-write
     .venv/bin/python benchmarks/load.py --profile /tmp/server.prof   # the server under cProfile
     .venv/bin/python benchmarks/load.py --database-url postgresql+psycopg://u@127.0.0.1:5432/db
+    .venv/bin/python benchmarks/load.py --reviews 5      # and 5 reviews asked all the time
 
 It starts the real server itself (``python -m ginrummy.cli serve`` on 127.0.0.1, a free port, a
 temporary SQLite file or ``--database-url``, ``GINRUMMY_RATE_LIMITS=off`` so that one client
@@ -22,6 +23,15 @@ other than the expected 2xx, or no answer), actions lost (after the run every ac
 action is looked up in its game with ``GET ?since=0``: its event must be there), the server's
 CPU time per request, and its resident memory: growth per active game (RSS after the ramp minus
 RSS before the first game, over the number of games), and at the end.
+
+With ``--reviews N`` (issue 20), N reviewers keep a review asked of the server all the time
+(docs/api.md "Review"): before the run each plays ``--review-games`` games against the ``easy``
+computer to their end (not timed); during the run it asks for the review of each of those games,
+then of each of their hands, one after the other, polling every ``Retry-After`` until the
+review is made (each a new review: none is stored yet). The reviews run in the server's review
+pool (``GINRUMMY_REVIEWS``, ``--review-settings``); the report adds how many were made, how long
+each took from its ask, and the CPU the server's review workers used, beside the players'
+latencies: run it with ``--reviews 0`` and ``--reviews 5`` to compare side by side.
 
 Bounded: the run stops after ``--duration`` seconds (plus at most 30 s to let the last requests
 finish), and every request has a timeout.
@@ -94,6 +104,21 @@ class GameLog:
 
 
 @dataclass
+class Reviews:
+    """What the reviewers did (``--reviews``)."""
+
+    prepared: int = 0  # reviews to ask for (games and hands finished before the run)
+    asked: int = 0
+    made: int = 0
+    seconds: list[float] = field(default_factory=list)  # from the ask to the review made
+    polls: int = 0  # 202 answers (being made)
+    busy: int = 0  # 503 answers (the pool full)
+    other: Counter[str] = field(default_factory=Counter)  # any other answer
+    idle: int = 0  # reviewers that ran out of reviews to ask before the end
+    made_steady: int = 0  # made after the ramp
+
+
+@dataclass
 class Run:
     t0: float
     end: float
@@ -102,6 +127,7 @@ class Run:
     games: list[GameLog] = field(default_factory=list)
     finished_games: int = 0
     retries: int = 0
+    reviews: Reviews = field(default_factory=Reviews)
 
     def now(self) -> float:
         return time.monotonic() - self.t0
@@ -186,6 +212,74 @@ async def player(i: int, base: str, run: Run, args: argparse.Namespace) -> None:
                 await _timed(run, "record", partial(c.get, url + "/record", headers=h), 200)
 
 
+# ------------------------------------------------------------------------------ reviewers
+async def prepare_reviews(base: str, args: argparse.Namespace) -> list[list[tuple[str, str]]]:
+    """Per reviewer, the reviews to ask for (URL, token) of ``--review-games`` games played
+    to their end now against the ``easy`` computer (each game's review, then its hands')."""
+
+    async def one(i: int) -> list[tuple[str, str]]:
+        rng = random.Random(args.seed * 7919 + i)
+        out: list[tuple[str, str]] = []
+        hands: list[tuple[str, str]] = []
+        async with httpx.AsyncClient(base_url=base, timeout=args.timeout) as c:
+            for _ in range(args.review_games):
+                r = await c.post("/api/games", json={"level": "easy"})
+                r.raise_for_status()
+                d = r.json()
+                h = {"Authorization": f"Bearer {d['token']}"}
+                url = f"/api/games/{d['game_id']}"
+                state = d["state"]
+                for _ in range(5000):
+                    if state["phase"] == "game-over":
+                        break
+                    r = await c.post(url + "/actions", headers=h,
+                                     json={"action": choose(state, rng), "seq": state["seq"]})
+                    r.raise_for_status()
+                    state = r.json()
+                else:
+                    raise SystemExit("a game prepared for the reviews did not end")
+                out.append((url + "/review", d["token"]))
+                hands += [(f"{url}/hands/{n}/review", d["token"])
+                          for n in range(1, state["hand_number"] + 1)]
+        return out + hands
+
+    return list(await asyncio.gather(*(one(i) for i in range(args.reviews))))
+
+
+async def reviewer(base: str, run: Run, args: argparse.Namespace,
+                   todo: list[tuple[str, str]]) -> None:
+    """Ask for each review of ``todo`` in turn until it is made (polling every Retry-After),
+    keeping one review asked of the server all the time, until the run ends."""
+    rv = run.reviews
+    async with httpx.AsyncClient(base_url=base, timeout=args.timeout) as c:
+        for url, token in todo:
+            if time.monotonic() >= run.end:
+                return
+            rv.asked += 1
+            t = time.perf_counter()
+            while time.monotonic() < run.end:
+                try:
+                    r = await c.get(url, headers={"Authorization": f"Bearer {token}"})
+                except (httpx.HTTPError, OSError) as e:
+                    rv.other[type(e).__name__] += 1
+                    await asyncio.sleep(1)
+                    continue
+                if r.status_code == 200:
+                    rv.made += 1
+                    rv.seconds.append(time.perf_counter() - t)
+                    break
+                if r.status_code in (202, 503):
+                    if r.status_code == 202:
+                        rv.polls += 1
+                    else:
+                        rv.busy += 1
+                    await asyncio.sleep(float(r.headers.get("Retry-After", "1")))
+                    continue
+                rv.other[f"HTTP {r.status_code}"] += 1
+                break
+        rv.idle += 1
+
+
 # ------------------------------------------------------------------------------- the server
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -206,9 +300,37 @@ def _proc_stat(pid: int) -> tuple[float, float]:
     return rss, (int(parts[11]) + int(parts[12])) / ticks
 
 
+def _descendants_cpu(pid: int) -> float:
+    """CPU seconds used so far by the processes below ``pid`` (its review workers and their
+    forkserver), read from /proc (Linux)."""
+    parent: dict[int, int] = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat", encoding="ascii") as f:
+                parent[int(d)] = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    below: list[int] = []
+    frontier = [pid]
+    while frontier:
+        p = frontier.pop()
+        kids = [k for k, v in parent.items() if v == p]
+        below += kids
+        frontier += kids
+    total = 0.0
+    for k in below:
+        try:
+            total += _proc_stat(k)[1]
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile
+    return total
+
+
 class Server:
     def __init__(self, db: Path, profile: str | None, log: Path, sync: str | None,
-                 url: str | None = None) -> None:
+                 url: str | None = None, reviews: str | None = None) -> None:
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         head = [sys.executable]
@@ -221,6 +343,8 @@ class Server:
         env.pop("GINRUMMY_DATABASE_URL", None)
         if sync:
             env["GINRUMMY_SQLITE_SYNC"] = sync
+        if reviews is not None:
+            env["GINRUMMY_REVIEWS"] = reviews
         self.log = log
         with open(log, "wb") as out:
             self.proc = subprocess.Popen(self.cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
@@ -337,14 +461,19 @@ def _loadavg() -> str:
 
 
 async def drive(base: str, args: argparse.Namespace, pid: int) -> dict[str, Any]:
+    todo = await prepare_reviews(base, args) if args.reviews else []
     load_before = _loadavg()
     t0 = time.monotonic()
     run = Run(t0=t0, end=t0 + args.duration)
+    run.reviews.prepared = sum(len(t) for t in todo)
     tasks = [asyncio.create_task(player(i, base, run, args)) for i in range(args.games)]
+    reviewers = [asyncio.create_task(reviewer(base, run, args, t)) for t in todo]
     rss0, cpu0 = _proc_stat(pid)
     # after the ramp (and a few think times, so that every game has moved): the memory
     await asyncio.sleep(min(args.duration - 1, args.ramp + 3 * args.think))
     rss_ramp, cpu_ramp = _proc_stat(pid)
+    workers_ramp = _descendants_cpu(pid)
+    made_ramp = run.reviews.made
     t_ramp = run.now()
     client_cpu0 = time.process_time()
     lags: list[float] = []
@@ -370,6 +499,10 @@ async def drive(base: str, args: argparse.Namespace, pid: int) -> dict[str, Any]
         run.errors["players cut off after the grace period"] += len(pending)
     t_end = run.now()
     rss_end, cpu_end = _proc_stat(pid)
+    workers_end = _descendants_cpu(pid)
+    run.reviews.made_steady = run.reviews.made - made_ramp
+    for t in reviewers:
+        t.cancel()
     client_cpu = time.process_time() - client_cpu0
     watcher.cancel()
     for t in done:
@@ -381,7 +514,8 @@ async def drive(base: str, args: argparse.Namespace, pid: int) -> dict[str, Any]
     return {"run": run, "rss0": rss0, "rss_ramp": rss_ramp, "rss_end": rss_end,
             "cpu0": cpu0, "cpu_ramp": cpu_ramp, "cpu_end": cpu_end, "t_ramp": t_ramp,
             "t_end": t_end, "acked": total, "lost": lost, "load_before": load_before,
-            "load_after": _loadavg(), "client_cpu": client_cpu, "lags": lags}
+            "load_after": _loadavg(), "client_cpu": client_cpu, "lags": lags,
+            "workers_cpu": workers_end - workers_ramp}
 
 
 def report(args: argparse.Namespace, res: dict[str, Any], exit_code: int, argv: list[str]
@@ -465,7 +599,34 @@ def report(args: argparse.Namespace, res: dict[str, Any], exit_code: int, argv: 
         f"(**{per_game:.0f} KiB per active game**), {res['rss_end']:.0f} MiB at the end",
         f"- server stopped with SIGTERM: exit status {exit_code}",
     ]
+    if args.reviews:
+        lines += ["", *review_lines(args, res, steady_s)]
     return "\n".join(lines) + "\n"
+
+
+def review_lines(args: argparse.Namespace, res: dict[str, Any], steady_s: float) -> list[str]:
+    """The report's part on the reviews asked during the run (``--reviews``)."""
+    rv: Reviews = res["run"].reviews
+    secs = rv.seconds
+    return [
+        "## Reviews during the load",
+        "",
+        f"- {args.reviews} reviewers, each keeping one review asked of the server all the "
+        f"time (polling every `Retry-After`): {rv.prepared} reviews prepared (the whole game "
+        f"and each hand of {args.review_games} games per reviewer, played to their end against "
+        "`easy` before the run); server's review settings: "
+        + (f"`GINRUMMY_REVIEWS={args.review_settings}`" if args.review_settings is not None
+           else "its defaults (`GINRUMMY_REVIEWS` unset)"),
+        f"- reviews asked: {rv.asked}, made: {rv.made} ({rv.made_steady} in the steady part); "
+        f"from the ask to the review made: p50 {pct(secs, 50):.1f} s, max "
+        + (f"{max(secs):.1f} s" if secs else "-"),
+        f"- answers 202 (being made): {rv.polls}; 503 (pool full): {rv.busy}; other: "
+        + (", ".join(f"{k}: {v}" for k, v in rv.other.most_common()) or "none"),
+        f"- the server's review workers: {res['workers_cpu']:.1f} s of CPU over the steady "
+        f"{steady_s:.1f} s ({res['workers_cpu'] / steady_s:.0%} of one core)",
+        f"- reviewers that ran out of reviews before the end: {rv.idle} of {args.reviews}"
+        + (" (more `--review-games` keep them busy)" if rv.idle else ""),
+    ]
 
 
 def _db_name(url: str) -> str:
@@ -523,12 +684,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--url", default=None, help="drive a server already running on loopback "
                     "(with GINRUMMY_RATE_LIMITS=off) instead of starting one")
     ap.add_argument("--pid", type=int, default=0, help="with --url: the server's process id")
+    ap.add_argument("--reviews", type=int, default=0, help="reviewers keeping a review asked "
+                    "of the server all the time (default 0; docs/api.md \"Review\")")
+    ap.add_argument("--review-games", type=int, default=2, help="games each reviewer plays to "
+                    "their end before the run, whose reviews it asks for (default 2)")
+    ap.add_argument("--review-settings", default=None, help="the server's GINRUMMY_REVIEWS "
+                    "(default: unset, the server's defaults)")
     ap.add_argument("--out", default=None, help="report file (default "
                     "benchmarks/results/load-YYYY-MM-DD.md)")
     ap.add_argument("--no-write", action="store_true", help="print the report only")
     args = ap.parse_args(argv)
     if args.games < 1 or not 1 <= args.duration <= 3600 or args.think <= 0:
         ap.error("need --games >= 1, 1 <= --duration <= 3600, --think > 0")
+    if args.reviews < 0 or args.review_games < 1:
+        ap.error("need --reviews >= 0 and --review-games >= 1")
     args.ramp = min(args.ramp, args.duration / 2)
     if args.level is None:
         from ginrummy.bots import DEFAULT_LEVEL
@@ -545,7 +714,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         with tempfile.TemporaryDirectory(prefix="ginrummy-load-") as tmp:
             server = Server(Path(tmp) / "load.sqlite3", args.profile, Path(tmp) / "server.log",
-                            args.sqlite_sync, args.database_url)
+                            args.sqlite_sync, args.database_url, args.review_settings)
             try:
                 server.wait_ready()
                 settled = server.wait_settled()

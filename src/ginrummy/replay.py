@@ -49,7 +49,7 @@ from .records import HandRecord
 from .rules import Rules
 
 __all__ = ["HandReplay", "Frame", "SeatHand", "Marker", "HandNotOverError", "MARKER_KINDS",
-           "replay_hand"]
+           "replay_hand", "seat_hand"]
 
 #: the kinds of :class:`Marker`, in the order they are listed at one step.
 MARKER_KINDS = ("missed_gin", "missed_knock", "undercut")
@@ -149,7 +149,9 @@ class Frame:
                 "markers": [m.to_json() for m in self.markers]}
 
 
-def _seat_hand(h: HandState, seat: int) -> SeatHand:
+def seat_hand(h: HandState, seat: int) -> SeatHand:
+    """``seat``'s cards in ``h`` arranged as a frame shows them (holding 11: the best 10 over
+    its legal discards and the ``spare``)."""
     cards = h.hand(seat)
     if len(cards) == 11:
         forbidden = None
@@ -172,7 +174,7 @@ def _cards_of(a: Arrangement) -> CardSet:
 
 def _frame(h: HandState, step: int, seat: int | None, action: Action | None, card: int | None,
            markers: tuple[Marker, ...]) -> Frame:
-    hands = (_seat_hand(h, 0), _seat_hand(h, 1))
+    hands = (seat_hand(h, 0), seat_hand(h, 1))
     o = h.outcome
     if o is not None and o.showdown is not None and o.knocker is not None:
         k = o.knocker  # the knocker's spread as shown (R-4.5)

@@ -23,9 +23,13 @@ from web_helpers import Table  # noqa: E402
 
 from ginrummy.web import create_app  # noqa: E402
 from ginrummy.web.ratelimit import RateLimits  # noqa: E402
+from ginrummy.web.reviews import ReviewSettings  # noqa: E402
 from pg_helpers import fresh_postgres_database  # noqa: E402  (tests/, beside conftest.py)
 
 NO_LIMITS = RateLimits(creates=None, requests=None)
+#: reviews in the tests' apps: threads and a small search (docs/api.md "Review"; a test that
+#: needs the worker processes asks for them)
+SMALL_REVIEWS = ReviewSettings(workers=1, queue=16, worlds=4, processes=False)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -64,6 +68,7 @@ def make_client(db_url: str) -> Iterator[Callable[..., TestClient]]:
 
     def make(url: str | None = None, **kwargs: Any) -> TestClient:
         kwargs.setdefault("rate_limits", NO_LIMITS)
+        kwargs.setdefault("reviews", SMALL_REVIEWS)
         app = create_app(url or db_url, **kwargs)
         c = TestClient(app, raise_server_exceptions=False)
         clients.append(c)

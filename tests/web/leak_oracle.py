@@ -68,3 +68,18 @@ def check_seat_state(state: dict[str, Any], engine: TableEngine, seat: int,
         hidden = hidden_in_deal(other[0], None)
         leaked = {c: p for c, p in card_strings(o, -1).items() if c in hidden}
         assert not leaked, f"{where}: seat {seat} was sent the other table's {leaked}"
+
+
+def check_review_answer(status: int, body: dict[str, Any], finished: set[int],
+                        where: str) -> None:
+    """Assert that an answer of the review's endpoints (docs/api.md "Review") names nothing of a
+    deal in play: a refusal (409 in play, 404) and a review being made (202) name no card at
+    all; a review made (200) reviews only ``finished`` deals (their numbers, as the seat's
+    ``/record`` lists them: everything in them is revealed), and names no card outside it."""
+    if status != 200:
+        assert not card_strings(body, -1), f"{where}: {status} names cards: {body}"
+        return
+    reviewed = {h["hand"] for h in body["review"]["hands"]}
+    assert reviewed <= finished, f"{where}: reviewed {sorted(reviewed)}, finished {finished}"
+    rest = {k: v for k, v in body.items() if k != "review"}
+    assert not card_strings(rest, -1), where

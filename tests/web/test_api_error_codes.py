@@ -15,6 +15,7 @@ documented reason with exactly its documented parameters.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,8 +26,10 @@ from web_helpers import Table
 
 import ginrummy
 import ginrummy.web
+import ginrummy.web.review_jobs as review_jobs
 from ginrummy.errors import PLACE_PARAMS, REASONS
 from ginrummy.web.ratelimit import RateLimits
+from ginrummy.web.reviews import ReviewSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = Path(ginrummy.web.__file__).parent
@@ -130,6 +133,9 @@ def test_every_documented_code_is_produced(make_client: Callable[..., TestClient
     note(client.get("/api/meta", headers={"X-Pad": "x" * 20_000}))  # headers_too_large
     note(client.delete("/api/games"))                             # method_not_allowed
     note(client.get(f"/api/games/{t.id}/hands/1/replay", headers=t.headers))  # hand_in_play
+    note(client.get(f"/api/games/{t.id}/review", headers=t.headers))          # game_in_play
+    three = Table(client, {"level": "easy", "scoring": "three_player"})
+    note(client.get(f"/api/games/{three.id}/review", headers=three.headers))  # not_reviewable
     # tables of people (docs/tables.md)
     person, open_seat = {"kind": "person"}, {"kind": "open"}
     note(client.post("/api/games", json={"seats": [person, open_seat], "name": ""}))  # name
@@ -160,6 +166,30 @@ def test_every_documented_code_is_produced(make_client: Callable[..., TestClient
     gone = Table(client, {"level": "easy"})
     assert client.post(f"/api/games/{gone.id}/resign", headers=gone.headers).status_code == 200
     note(client.post(f"/api/games/{gone.id}/resign", headers=gone.headers))       # game_over
+    # reviews: a pool of one with no queue, its job held; then a job that fails
+    small = make_client(reviews=ReviewSettings(workers=1, queue=0, worlds=4, processes=False))
+    held = threading.Event()
+    monkeypatch.setattr(review_jobs, "review_job", lambda *_a: "{}" if held.wait(60) else "")
+    given_up = []
+    for _ in range(2):
+        g = Table(small, {"level": "easy"})
+        assert small.post(f"/api/games/{g.id}/resign", headers=g.headers).status_code == 200
+        given_up.append(g)
+    assert small.get(f"/api/games/{given_up[0].id}/review",
+                     headers=given_up[0].headers).status_code == 202
+    note(small.get(f"/api/games/{given_up[1].id}/review", headers=given_up[1].headers))  # busy
+    held.set()
+    assert small.app.state.reviews.pool.wait_idle(60)  # type: ignore[attr-defined]
+
+    def failing(*_args: object) -> str:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(review_jobs, "review_job", failing)
+    assert small.get(f"/api/games/{given_up[1].id}/review",
+                     headers=given_up[1].headers).status_code == 202
+    assert small.app.state.reviews.pool.wait_idle(60)  # type: ignore[attr-defined]
+    note(small.get(f"/api/games/{given_up[1].id}/review",
+                   headers=given_up[1].headers))                        # review_failed
     limited = make_client(rate_limits=RateLimits(creates=1, requests=None))
     limited.post("/api/games", json={})
     note(limited.post("/api/games", json={}))                     # rate_limited

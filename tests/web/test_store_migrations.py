@@ -9,7 +9,8 @@ empty), the old sheets' hands are in their own rows, and the new columns can be 
 
 The versions: 1 before ``schema_info`` existed (64f7fcd, 5419073), 1 with it (16c93c1), 2
 (``games.turns`` and the tables of people: e18afe1), 3 (``sheet_hands``: ed75275), 4 (every
-seat's results and browser: 3813447). Every test runs on SQLite and on PostgreSQL.
+seat's results and browser: 3813447), 5 (``deals.turn_at``: fefd2ed). Every test runs on SQLite
+and on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -31,10 +32,18 @@ from sqlalchemy import (
     Text,
 )
 
-from ginrummy.store import SCHEMA_VERSION, DealRow, Store, TableStore, VariantStore, prepare
+from ginrummy.store import (
+    SCHEMA_VERSION,
+    DealRow,
+    ReviewStore,
+    Store,
+    TableStore,
+    VariantStore,
+    prepare,
+)
 
 #: the earlier versions; ``0`` is version 1 made before ``schema_info`` existed
-EARLIER = (0, 1, 2, 3, 4)
+EARLIER = (0, 1, 2, 3, 4, 5)
 NOW = 1_700_000_000.0
 DECK = [f"{r}{s}" for r in "A23456789TJQK" for s in "SHDC"]
 
@@ -106,6 +115,8 @@ def old_schema(version: int) -> MetaData:
         deals += [Column("players", String(16)), Column("winner_seat", Integer),
                   Column("knocker_seat", Integer)]
         seats.append(Column("player_id", String(64), index=True))
+    if version >= 5:
+        deals.append(Column("turn_at", Float))
     Table("games", md, *games)
     Table("deals", md, *deals)
     Table("game_tables", md,
@@ -248,7 +259,7 @@ def fresh_layout(db_url: str) -> dict[str, Any]:
 @pytest.mark.parametrize("version", EARLIER)
 def test_a_database_of_every_earlier_version_is_migrated(db_url: str, version: int,
                                                          fresh_layout: dict[str, Any]) -> None:
-    assert SCHEMA_VERSION == 5, "a new version: add the layout of 5 to this test"
+    assert SCHEMA_VERSION == 6, "a new version: add the layout of 6 to this test"
     engine = sa.create_engine(db_url)
     try:
         md = old_schema(version)
@@ -314,6 +325,12 @@ def test_a_database_of_every_earlier_version_is_migrated(db_url: str, version: i
         assert after is not None
         assert (after[0].seq, after[0].turns, after[0].winner_seats) == (4, "0", (0,))
         assert [(d.number, d.players, d.turn_at) for d in after[1]] == [(3, (0, 1), NOW + 700)]
+        # the table added since takes rows
+        reviews = ReviewStore(store.engine, store.writing)
+        assert reviews.claim("oldgame", "game/w8", "me", 10, stale_before=0.0)
+        assert reviews.finish("oldgame", "game/w8", "{}")
+        got_review = reviews.get("oldgame", "game/w8")
+        assert got_review is not None and got_review.data == "{}"
     finally:
         store.close()
 

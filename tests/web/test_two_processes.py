@@ -1,11 +1,13 @@
 """Two real ``ginrummy serve`` processes on one PostgreSQL database (issue 10, "Scale-out"): any
-process serves any request, a duplicate sent to both at once is applied once, and a process
-killed with SIGKILL loses nothing that was acknowledged while the other keeps serving.
+process serves any request, a duplicate sent to both at once is applied once, a review asked of
+both is made once and the same from either (issue 20), and a process killed with SIGKILL loses
+nothing that was acknowledged while the other keeps serving.
 
 PostgreSQL only (``$GINRUMMY_TEST_POSTGRES_URL``; scripts/test.sh starts a cluster)."""
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 import threading
@@ -32,8 +34,9 @@ def two(tmp_path_factory: pytest.TempPathFactory
     test that kills A comes last)."""
     logs = tmp_path_factory.mktemp("two-processes")
     with fresh_postgres_database() as url:
-        a = ServeProcess(url, logs / "a.log")
-        b = ServeProcess(url, logs / "b.log")
+        small = {"GINRUMMY_REVIEWS": "workers=1,queue=4,worlds=4"}  # worker processes
+        a = ServeProcess(url, logs / "a.log", env=small)
+        b = ServeProcess(url, logs / "b.log", env=small)
         try:
             a.launch()
             b.launch()
@@ -123,6 +126,70 @@ def test_a_hand_played_across_two_processes(two: tuple[ServeProcess, ServeProces
         assert now["seq"] == seqs.pop()
         firsts = [e for e in now["events"] if e["seq"] == seq + 1]
         assert len(firsts) == 1
+
+
+def test_a_review_asked_of_both_processes_is_made_once(
+        two: tuple[ServeProcess, ServeProcess]) -> None:
+    """A finished hand's review asked of A and of B at the same moment: one process claims its
+    making (in its worker process), the other waits for it, and both then answer the one stored
+    review, the same text."""
+    import sqlalchemy as sa
+
+    a, b = two
+    rng = random.Random(11)
+    with httpx.Client(timeout=60) as c:
+        r = c.post(a.base + "/api/games", json={"level": LEVELS[0]})
+        assert r.status_code == 201, r.text
+        d = r.json()
+        auth = {"Authorization": f"Bearer {d['token']}"}
+        path = f"/api/games/{d['game_id']}"
+        state = d["state"]
+        for _ in range(300):
+            if state["phase"] in ("hand-over", "game-over"):
+                break
+            r = c.post(a.base + path + "/actions", headers=auth,
+                       json={"action": choose(state, rng), "seq": state["seq"]})
+            assert r.status_code == 200, r.text
+            state = r.json()
+        assert state["phase"] in ("hand-over", "game-over")
+        url = path + "/hands/1/review"
+        barrier = threading.Barrier(2)
+        first: dict[str, int] = {}
+
+        def ask(name: str, srv: ServeProcess) -> None:
+            with httpx.Client(timeout=60) as own:
+                barrier.wait(10)
+                first[name] = own.get(srv.base + url, headers=auth).status_code
+
+        threads = [threading.Thread(target=ask, args=x) for x in (("a", a), ("b", b))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert sorted(first.values()) == [202, 202], first  # neither had it: one claims
+        bodies: dict[str, bytes] = {}
+        deadline = time.monotonic() + 240
+        while len(bodies) < 2:
+            assert time.monotonic() < deadline, "the review was not made in time"
+            for name, srv in (("a", a), ("b", b)):
+                if name not in bodies:
+                    got = c.get(srv.base + url, headers=auth)
+                    assert got.status_code in (200, 202), got.text
+                    if got.status_code == 200:
+                        bodies[name] = got.content
+                    else:
+                        assert got.json()["status"] in ("queued", "running")
+            time.sleep(0.2)
+        assert bodies["a"] == bodies["b"]
+        assert json.loads(bodies["a"])["review"]["hands"][0]["hand"] == 1
+    engine = sa.create_engine(a.url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(sa.text("SELECT scope, status FROM reviews WHERE game_id = :g"),
+                                {"g": d["game_id"]}).all()
+    finally:
+        engine.dispose()
+    assert [tuple(x) for x in rows] == [("hand/1/w4", "done")]
 
 
 class Player(threading.Thread):

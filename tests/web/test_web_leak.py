@@ -238,6 +238,7 @@ def test_no_log_line_or_other_game_leaks(tmp_path: Any, caplog: Any) -> None:
 
     from ginrummy.web import create_app
     from ginrummy.web.ratelimit import RateLimits
+    from ginrummy.web.reviews import ReviewSettings
 
     handler = _Lines()
     watched = [logging.getLogger(n) for n in ("", "uvicorn", "uvicorn.error", "uvicorn.access",
@@ -246,7 +247,8 @@ def test_no_log_line_or_other_game_leaks(tmp_path: Any, caplog: Any) -> None:
         lg.addHandler(handler)
     caplog.set_level(1)
     app = create_app(f"sqlite:///{tmp_path / 'leak.sqlite3'}",
-                     rate_limits=RateLimits(creates=None, requests=None))
+                     rate_limits=RateLimits(creates=None, requests=None),
+                     reviews=ReviewSettings(workers=1, queue=64, worlds=4, processes=False))
     service = app.state.service
     faulty_level = LEVELS[0]
     service._bots[faulty_level] = _Faulty(make_bot(faulty_level))
@@ -327,6 +329,14 @@ def test_no_log_line_or_other_game_leaks(tmp_path: Any, caplog: Any) -> None:
                                   )
                 elif roll < 0.92:
                     r = http.get(url + "/record", headers=hdr)
+                elif roll < 0.95:  # a review, or a try-again position, of any hand so far
+                    n = rng.randrange(1, st["hand_number"] + 1)
+                    r = http.get(rng.choice([f"{url}/hands/{n}/review", f"{url}/review",
+                                             f"{url}/hands/{n}/exercises/"
+                                             f"{rng.randrange(1, 30)}"]), headers=hdr)
+                    assert r.status_code in (200, 202, 404, 409, 503), r.text
+                    if r.status_code in (404, 409):
+                        assert not card_strings(r.json(), -1), r.text
                 else:
                     r = http.get(url, headers=hdr, params={"since": rng.randrange(0, 40)})
                 responses += 1
@@ -335,7 +345,7 @@ def test_no_log_line_or_other_game_leaks(tmp_path: Any, caplog: Any) -> None:
                 check_answer(gid, r.text, where)
                 if r.status_code == 200 and "seq" in r.json():
                     states[gid] = r.json()
-                elif r.status_code == 409:
+                elif r.status_code == 409 and "state" in r.json():  # stale (not a review's)
                     states[gid] = r.json()["state"]
                 if r.status_code == 200 and r.request.url.path.endswith("/actions"):
                     check(states[gid], service.game(gid), where)
@@ -405,12 +415,12 @@ def _seated_table(client: TestClient, scoring: str, seats: list[dict[str, Any]],
 
 
 def test_no_person_at_a_table_is_sent_a_card_hidden_from_them(client: TestClient) -> None:
-    from leak_oracle import check_seat_state
+    from leak_oracle import check_review_answer, check_seat_state
     from table_helpers import ACTING
 
     service = client.app.state.service  # type: ignore[attr-defined]
     rng = random.Random(77)
-    checked = 0
+    checked = reviews = 0
     for scoring, seats, rules in _PEOPLE_TABLES:
         people = _seated_table(client, scoring, seats, rules)
         gid = people[0].id
@@ -436,7 +446,15 @@ def test_no_person_at_a_table_is_sent_a_card_hidden_from_them(client: TestClient
             if rng.random() < 0.1:  # a replay from the start too
                 check_seat_state(p.get(since=0), service.engine_of(gid), p.seat,
                                  f"{scoring} reload {step}")
-    assert checked > 500
+            if rng.random() < 0.1:  # a review of a hand so far, or of the game
+                q = rng.choice(people)
+                n = rng.randrange(1, q.get()["hand_number"] + 1)
+                r = q.call("GET", rng.choice([f"/hands/{n}/review", "/review"]))
+                finished = {h["number"] for h in q.call("GET", "/record").json()["hands"]}
+                check_review_answer(r.status_code, r.json(), finished,
+                                    f"{scoring} review {step}")
+                reviews += 1
+    assert checked > 500 and reviews > 0
 
 
 def test_the_seat_oracle_catches_a_hidden_card(client: TestClient) -> None:
@@ -521,6 +539,10 @@ def test_nothing_of_a_table_reaches_a_request_without_its_seat_token(
     routes = [("GET", f"/api/games/{gid}", None), ("GET", f"/api/games/{gid}/hint", None),
               ("GET", f"/api/games/{gid}/record", None),
               ("GET", f"/api/games/{gid}/hands/1/replay", None),
+              ("GET", f"/api/games/{gid}/review", None),
+              ("GET", f"/api/games/{gid}/hands/1/review", None),
+              ("GET", f"/api/games/{gid}/hands/1/exercises/1", None),
+              ("POST", f"/api/games/{gid}/hands/1/exercises/1", {"action": "pass"}),
               ("GET", f"/api/games/{gid}/live", None),
               ("POST", f"/api/games/{gid}/actions", {"action": "draw stock", "seq": 1}),
               ("PUT", f"/api/games/{gid}/order", {"cards": ["AS"]}),

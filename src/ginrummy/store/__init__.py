@@ -17,6 +17,8 @@ one module a job:
   games and the score keeper's sheets (:class:`VariantStore`);
 * :mod:`~ginrummy.store.stats`: the statistics' reads (:class:`Statistics`);
 * :mod:`~ginrummy.store.rated`: the games a person's rating counts (:func:`rated_games`);
+* :mod:`~ginrummy.store.reviews`: the reviews of finished games and hands, made once
+  (:class:`ReviewStore`);
 * :mod:`~ginrummy.store.ratelimits`: rate limits shared through PostgreSQL
   (:class:`RateCounter`);
 * :mod:`~ginrummy.store.retention`: what is deleted, and when (:func:`sweep`).
@@ -27,10 +29,12 @@ from .games import Store
 from .rated import RatedGame, rated_games
 from .ratelimits import RateCounter
 from .retention import Retention, Swept, prepare, sweep
+from .reviews import ReviewStore
 from .rows import (
     DealRow,
     GameRow,
     MessageRow,
+    ReviewRow,
     SeatRow,
     SheetRow,
     TableRow,
@@ -46,7 +50,8 @@ from .variants import VariantStore
 
 __all__ = [
     "Store", "TableStore", "VariantStore", "SheetStore", "Statistics", "RateCounter",
-    "GameRow", "DealRow", "TableRow", "SeatRow", "MessageRow", "SheetRow",
+    "ReviewStore", "GameRow", "DealRow", "TableRow", "SeatRow", "MessageRow", "SheetRow",
+    "ReviewRow",
     "Retention", "Swept", "sweep", "prepare", "rated_games", "RatedGame",
     "FINISHED", "SCHEMA_VERSION", "SchemaError",
     "default_database_url", "is_outage", "seats_text", "seats_of_text", "storable_id",

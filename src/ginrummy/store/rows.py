@@ -1,6 +1,6 @@
 """The store's rows as Python values: one dataclass per kind of row (a game, a deal, a table of
-people, a seat, a quick message, a score keeper sheet), the conversions of a result row to them,
-and which texts can be an id (:func:`storable_id`). Imports nothing else of the store.
+people, a seat, a quick message, a score keeper sheet, a review), the conversions of a result
+row to them, and which texts can be an id (:func:`storable_id`). Imports nothing else of the store.
 
 The tables themselves are in :mod:`ginrummy.store.schema`.
 """
@@ -13,7 +13,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["GameRow", "DealRow", "TableRow", "SeatRow", "MessageRow", "SheetRow", "storable_id",
+__all__ = ["GameRow", "DealRow", "TableRow", "SeatRow", "MessageRow", "SheetRow", "ReviewRow",
+           "storable_id",
            "seats_text", "seats_of_text", "game_row", "deal_row", "Prefixed", "sheet_json"]
 
 _STORABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -142,6 +143,22 @@ class SheetRow:
     seq: int = 0
     created_at: float = field(default_factory=time.time)
     updated_at: float = field(default_factory=time.time)
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    """One stored review (see :mod:`ginrummy.store.reviews`): ``status`` ``making`` (claimed
+    by ``owner``, ``done`` of ``total`` steps so far, alive at ``heartbeat``) or ``done`` with
+    ``data``, its JSON text."""
+
+    game_id: str
+    scope: str
+    status: str
+    owner: str | None
+    done: int
+    total: int
+    heartbeat: float
+    data: str | None
 
 
 def seats_text(seats: tuple[int, ...] | None) -> str | None:

@@ -5,8 +5,9 @@ Four groups of tables, each created (``CREATE TABLE`` if missing) by the reposit
 them, all under one schema version kept in ``schema_info``:
 
 * :data:`metadata`: ``games`` and ``deals`` (web games as event logs:
-  :class:`ginrummy.store.Store`), and ``tables``, ``seats`` and ``table_messages`` (tables of
-  people: :class:`ginrummy.store.TableStore`);
+  :class:`ginrummy.store.Store`), ``tables``, ``seats`` and ``table_messages`` (tables of
+  people: :class:`ginrummy.store.TableStore`), and ``reviews`` (the reviews made of finished
+  games and hands: :class:`ginrummy.store.ReviewStore`);
 * :data:`sheets_metadata`: ``sheets`` and ``sheet_hands`` (the score keeper:
   :class:`ginrummy.store.sheets.SheetStore`);
 * :data:`scorings_metadata`: ``game_tables`` (the scoring of each game that is not standard:
@@ -48,7 +49,7 @@ from .rows import sheet_json
 
 __all__ = ["SCHEMA_VERSION", "FINISHED", "SchemaError", "create_schema", "move_old_hands",
            "metadata", "games", "games_updated_at", "deals", "tables", "seats", "seat_holders",
-           "table_messages", "schema_info",
+           "table_messages", "reviews", "schema_info",
            "sheets_metadata", "sheets", "sheet_hands", "scorings_metadata", "game_tables",
            "rate_limits_metadata", "rate_hits"]
 
@@ -60,8 +61,9 @@ __all__ = ["SCHEMA_VERSION", "FINISHED", "SchemaError", "create_schema", "move_o
 #: every seat's side of the results (``games.winner_seats``; ``deals.players``,
 #: ``winner_seat``, ``knocker_seat``) and the browser at each seat (``seats.player_id``), for
 #: the statistics of every person at a table. 5: ``deals.turn_at`` (when the deal's turn began:
-#: a turn clock per table of a partnership).
-SCHEMA_VERSION = 5
+#: a turn clock per table of a partnership). 6: ``reviews`` (the reviews of finished games and
+#: hands, made once and kept with their game).
+SCHEMA_VERSION = 6
 #: the ``games.status`` values of a finished game: over by the score, or resigned (given up by
 #: its person: a lost game, docs/api.md "Resigning").
 FINISHED = ("over", "resigned")
@@ -124,6 +126,24 @@ deals = Table(
     Column("turn_at", Float),  # when the deal's current turn began (its last action or deal)
 )
 
+
+#: a review of a finished game, hand or decision (:mod:`ginrummy.store.reviews`): claimed by
+#: the process making it (``status`` ``making``, its ``owner``, its progress ``done`` of
+#: ``total`` and a ``heartbeat``), then kept (``done``, ``data``: its JSON) until its game is
+#: deleted (the foreign key, and the retention sweep's every table with a ``game_id``)
+reviews = Table(
+    "reviews", metadata,
+    Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("scope", String(64), primary_key=True),  # e.g. "game/w192", "hand/3/w192"
+    Column("status", String(16), nullable=False),  # making | done
+    Column("owner", String(64)),
+    Column("done", Integer, nullable=False, default=0),
+    Column("total", Integer, nullable=False, default=0),
+    Column("heartbeat", Float, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("finished_at", Float),
+    Column("data", Text),
+)
 
 schema_info = Table(
     "schema_info", metadata,
@@ -265,7 +285,8 @@ def _migrate(conn: Connection, found: int) -> None:
     * 3 -> 4: the columns of every seat's results and of the browser at each seat (empty for
       the games played before: their statistics stay seat 0's, its creator's);
     * 4 -> 5: ``deals.turn_at`` (empty for the deals before: their turn clock counts from the
-      game's last change, as it did).
+      game's last change, as it did);
+    * 5 -> 6: ``reviews``, a new table (``create_all`` makes it; nothing to move).
     """
     found_tables = inspect(conn)
     if found < 2 and found_tables.has_table("games") and \

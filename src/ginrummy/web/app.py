@@ -51,6 +51,8 @@ from .messages import LANGUAGE, language, reason_text
 from .pages import PAGE_NAMES, render_not_found, render_page
 from .ratelimit import Limiter, RateLimits, make_limiter
 from .replay_api import install_replay
+from .review_api import install_review
+from .reviews import Reviews, ReviewSettings
 from .schemas import (
     ActionIn,
     ErrorOut,
@@ -403,7 +405,8 @@ def _static_page(request: Request, query: str | None, file: str, missing: str) -
 
 def create_app(database_url: str | None = None, *, rate_limits: RateLimits | None = None,
                max_body: int = MAX_BODY_BYTES, retention: Retention | None = None,
-               live_limits: StreamLimits | None = None) -> FastAPI:
+               live_limits: StreamLimits | None = None,
+               reviews: ReviewSettings | None = None) -> FastAPI:
     """The web game.
 
     :param database_url: any SQLAlchemy URL; default ``$GINRUMMY_DATABASE_URL``, else a SQLite
@@ -415,6 +418,8 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         docs/retention.md), swept in the background while the app runs.
     :param live_limits: the bounds on live streams (default: ``$GINRUMMY_LIVE_LIMITS``, see
         :meth:`StreamLimits.from_env`; docs/deploy.md).
+    :param reviews: the review pool and search (default: ``$GINRUMMY_REVIEWS``, see
+        :meth:`ReviewSettings.from_env`; docs/api.md "Review").
     """
     limits = rate_limits or RateLimits.from_env(os.environ.get("GINRUMMY_RATE_LIMITS"))
     keep = retention or Retention.from_env()
@@ -423,6 +428,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     store = Store(url, pool_size=REQUEST_THREADS)
     workers = Workers(HOT_THREADS)
     service = TableService(store)
+    reviewer = Reviews(service, store, reviews or ReviewSettings.from_env())
     hub = LiveHub()
     # counted in PostgreSQL and shared by every process; in memory with SQLite (one process)
     counter = None
@@ -447,6 +453,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         async with retention_task(store, keep):  # docs/retention.md
             yield
         workers.close()
+        reviewer.close()
         store.close()
 
     # redirect_slashes off: Starlette answers "/api/games/" with a 307 to an address built from
@@ -459,6 +466,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     app.state.service = service
     app.state.live = hub
     app.state.workers = workers
+    app.state.reviews = reviewer
     app.add_middleware(BodyLimit, limit=max_body)
 
     # text answers over 500 bytes gzipped for clients that accept it (level 6: most of the
@@ -657,6 +665,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     install_tables(app, Seating(service, by_seat), hub, workers, bearer=_bearer, limited=_limited,
                    page=_static_page, gate=StreamGate(live_limits))  # tables, /join, live
     install_replay(app, service, page=_static_page, bearer=_bearer)  # /replay
+    install_review(app, reviewer, bearer=_bearer)  # reviews, try again
     install_tutorial(app, page=_static_page)  # /tutorial
     STATIC_DIR.mkdir(parents=True, exist_ok=True)
     app.mount("/static", RevalidatedStatic(directory=STATIC_DIR), name="static")

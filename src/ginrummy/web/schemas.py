@@ -13,7 +13,8 @@ from .encoding import JSONAnswer
 from .messages import language, reason_text
 from .text import Text, has_lone_surrogate, printable
 
-__all__ = ["Body", "NewGame", "SeatIn", "JoinIn", "SeatPut", "MessageIn", "ActionIn", "OrderIn",
+__all__ = ["Body", "NewGame", "SeatIn", "JoinIn", "SeatPut", "MessageIn", "ActionIn", "TryIn",
+           "OrderIn",
            "ErrorOut", "StaleOut", "MalformedOut", "HintOut", "ReasonOut", "error_response"]
 
 
@@ -102,6 +103,15 @@ class ActionIn(Body):
 
     action: Text = Field(min_length=1, max_length=200)
     seq: StrictInt = Field(ge=0, le=10**9)
+
+
+class TryIn(Body):
+    """``POST /api/games/{id}/hands/{number}/exercises/{step}``: the move tried (an action
+    text, as posted to play it)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    action: Text = Field(min_length=1, max_length=200)
 
 
 class OrderIn(Body):

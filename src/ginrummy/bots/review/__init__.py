@@ -22,10 +22,10 @@ The layers, each in its own module:
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from ..expert import ExpertBot
-from .deal import DealInput, review_deal
+from .deal import DealInput, grade_moves, position_at, review_deal
 from .grades import ACCURACY_SCALE, GRADES, THRESHOLDS, Z_MIN, accuracy_of, grade_of
 from .model import (
     DealReview,
@@ -44,11 +44,12 @@ from .position import (
     decision_seed,
     evaluate_position,
 )
-from .records import GameToReview, ReviewError, read_record
+from .records import FORMS, GameToReview, ReviewError, read_record
 from .score import FormScore, ScoreContext, TwoPlayerScore, score_context
 from .summary import summarize_seat, turning_points
 
 __all__ = ["review_record", "review_game", "review_deal", "read_record", "DealInput",
+           "FORMS", "grade_moves", "position_at",
            "GameToReview", "ReviewBudget", "DEFAULT_BUDGET", "ReviewError", "ScoreContext",
            "TwoPlayerScore", "FormScore", "score_context",
            "GameReview", "DealReview", "Decision", "LuckEvent", "MoveValue", "Note",
@@ -59,9 +60,13 @@ __all__ = ["review_record", "review_game", "review_deal", "read_record", "DealIn
 
 def review_game(game: GameToReview, seats: Collection[int] = (0, 1),
                 hands: Collection[int] | None = None,
-                budget: ReviewBudget = DEFAULT_BUDGET) -> GameReview:
+                budget: ReviewBudget = DEFAULT_BUDGET,
+                progress: Callable[[int, int], None] | None = None) -> GameReview:
     """Review the deals of ``game`` (numbers in ``hands``; None: all) for ``seats``: players
     0..n-1 of the table (two players: the seats 0 and 1), each in the deals it played.
+
+    ``progress(done, total)``, if given, is called as the review goes: the actions of the deals
+    reviewed gone through so far, out of all of them (``(0, total)`` first).
 
     :raises ReviewError: a deal number the game does not hold (finished), or a seat that is
         not a player of the table.
@@ -77,18 +82,35 @@ def review_game(game: GameToReview, seats: Collection[int] = (0, 1),
             have = f"1..{numbers[-1]}" if numbers else "none"
             raise ReviewError(f"no finished hand {missing[0]} in this record (finished: {have})")
     bot = ExpertBot()
-    deals = tuple(review_deal(d, [d.players.index(p) for p in sorted(seats) if p in d.players],
-                              budget, bot)
-                  for d in game.deals
-                  if (hands is None or d.number in hands) and any(p in d.players for p in seats))
+    chosen = [d for d in game.deals
+              if (hands is None or d.number in hands) and any(p in d.players for p in seats)]
+    total = sum(len(d.actions) for d in chosen)
+    done = 0
+    reviewed = []
+    if progress is not None:
+        progress(0, total)
+    for d in chosen:
+        reviewed.append(review_deal(
+            d, [d.players.index(p) for p in sorted(seats) if p in d.players], budget, bot,
+            None if progress is None else _steps(progress, done, total)))
+        done += len(d.actions)
+    deals = tuple(reviewed)
     return GameReview(game.scoring, game.rules_json, deals,
                       tuple(summarize_seat(deals, s) for s in sorted(seats)),
                       turning_points(deals), game.complete and hands is None,
                       {"worlds": budget.worlds})
 
 
+def _steps(progress: Callable[[int, int], None], before: int, total: int
+           ) -> Callable[[int], None]:
+    """A deal's ``on_step`` reporting to ``progress`` the actions of the deals before it
+    (``before``) plus its own."""
+    return lambda n: progress(before + n, total)
+
+
 def review_record(record: object, seats: Collection[int] = (0, 1),
                   hands: Collection[int] | None = None,
-                  budget: ReviewBudget = DEFAULT_BUDGET) -> GameReview:
+                  budget: ReviewBudget = DEFAULT_BUDGET,
+                  progress: Callable[[int, int], None] | None = None) -> GameReview:
     """:func:`read_record` then :func:`review_game`. :raises ReviewError: as they do."""
-    return review_game(read_record(record), seats, hands, budget)
+    return review_game(read_record(record), seats, hands, budget, progress)

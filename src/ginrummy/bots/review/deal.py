@@ -11,7 +11,7 @@ toward winning. Every form builds them from its score sheet
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -35,7 +35,7 @@ from .position import (
 )
 from .score import ScoreContext
 
-__all__ = ["DealInput", "review_deal"]
+__all__ = ["DealInput", "review_deal", "position_at", "grade_moves"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +67,8 @@ class DealInput:
 
 def review_deal(deal: DealInput, seats: Collection[int] = (0, 1),
                 budget: ReviewBudget = DEFAULT_BUDGET,
-                bot: ExpertBot | None = None) -> DealReview:
+                bot: ExpertBot | None = None,
+                on_step: Callable[[int], None] | None = None) -> DealReview:
     """Grade every decision with a real choice of ``seats`` (engine seats 0 and/or 1) in
     ``deal`` and value their luck. The decisions, luck events and ``seats`` of the result name
     players (``deal.players``); its per-seat fields are indexed by engine seat.
@@ -75,6 +76,9 @@ def review_deal(deal: DealInput, seats: Collection[int] = (0, 1),
     A decision has a real choice when the seat has two or more distinct legal moves
     (:func:`~ginrummy.bots.review.position.candidate_moves`); a forced stock draw (R-3.1) is
     not graded but its card's luck is valued.
+
+    :param on_step: called with the number of the deal's actions gone through so far, after
+        each (progress: ``len(deal.actions)`` in all).
 
     :raises HandNotOverError: the actions do not finish the deal (a deal in play is never
         reviewed: its hidden cards are not revealed).
@@ -107,6 +111,8 @@ def review_deal(deal: DealInput, seats: Collection[int] = (0, 1),
                     luck.extend(_luck(deal, view, i, values, act, score, first_seen,
                                       stock_before, real))
         h.apply(act)
+        if on_step is not None:
+            on_step(i + 1)
     if not h.is_over or h.outcome is None:
         raise HandNotOverError("the deal is not over: only a finished deal is reviewed")
     o = h.outcome
@@ -124,6 +130,47 @@ def review_deal(deal: DealInput, seats: Collection[int] = (0, 1),
     return DealReview(deal.number, deal.dealer, tuple(sorted(players[s] for s in seats)),
                       tuple(decisions), tuple(luck), (signed[0], signed[1]), o.kind,
                       (before[0], before[1]), (after[0], after[1]), players)
+
+
+def position_at(deal: DealInput, index: int) -> HandState:
+    """The deal as it stood before its action ``index`` (0-based): server side, every card in
+    it (the seat to act is ``current``; its view is ``view_of(h, h.current)``).
+
+    :raises ValueError: ``index`` is not an action of the deal.
+    :raises GinRummyError: a malformed deck or an illegal action before it.
+    """
+    if not 0 <= index < len(deal.actions):
+        raise ValueError(f"the deal has no action {index}")
+    h = HandState(deal.rules, deal.dealer, deal.deck)
+    for a in deal.actions[:index]:
+        h.apply(Action.parse(a))
+    return h
+
+
+def grade_moves(deal: DealInput, index: int, budget: ReviewBudget = DEFAULT_BUDGET,
+                bot: ExpertBot | None = None) -> tuple[Decision, ...]:
+    """The decision before action ``index`` graded as if each of its distinct legal moves had
+    been played (the "try again" of a review: how a chosen move compares), in the order of
+    :func:`~ginrummy.bots.review.position.candidate_moves`. The values and the seed are those
+    :func:`review_deal` grades that decision with, so the move actually played gets the
+    review's grade.
+
+    :returns: empty when the seat to act had no real choice there (fewer than two moves).
+    :raises ValueError: ``index`` is not an action of the deal.
+    """
+    bot = bot if bot is not None else ExpertBot()
+    h = position_at(deal, index)
+    view = view_of(h, h.current)
+    if len(candidate_moves(view)) < 2:
+        return ()
+    act = Action.parse(deal.actions[index])
+    values = _values(deal, h, view, index, act, deal.scores[view.seat], budget, bot)
+    if values is None:  # pragma: no cover - a view made by the engine adds up
+        return ()
+    seed = decision_seed(deal.salt, deal.number, view.seat, index, view)
+    graded = [grade_decision(view, values, m, deal.number, index, deal.hand_points, deal.target,
+                             seed) for m in values.moves]
+    return tuple(replace(d, seat=deal.players[d.seat]) for d in graded)
 
 
 def _values(deal: DealInput, h: HandState, view: PlayerView, i: int, act: Action,

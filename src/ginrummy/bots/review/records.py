@@ -32,7 +32,10 @@ from ...variants import PLAYER_COUNT, SCORINGS
 from .deal import DealInput
 from .score import score_context
 
-__all__ = ["ReviewError", "GameToReview", "read_record"]
+__all__ = ["ReviewError", "GameToReview", "read_record", "FORMS"]
+
+#: the record forms (``scoring``) :func:`read_record` reads: every form of the engine
+FORMS: tuple[str, ...] = tuple(SCORINGS)
 
 
 class ReviewError(GinRummyError):
