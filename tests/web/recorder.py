@@ -292,6 +292,7 @@ class Session:
         self.clock = clock
         self.names = Names()
         self.exchanges: list[dict[str, Any]] = []
+        self.seats: list[tuple[str, str, int]] = []  # (game id, token, browser) seen
 
     def call(self, method: str, path: str, body: Any = None, token: str | None = None,
              browser: int = 0) -> tuple[int, Any]:
@@ -299,6 +300,7 @@ class Session:
         r = _send(self.browsers.get(browser), method, path, body, token)
         answer = _answer(r)
         self.names.learn(answer)
+        self._seen(answer, token, browser)
         ex: dict[str, Any] = {"b": browser, "m": method, "p": self.names.hide(path)}
         if token:
             ex["t"] = self.names.hide(token)
@@ -308,6 +310,23 @@ class Session:
         ex["a"] = self.names.hide(answer)
         self.exchanges.append(ex)
         return r.status_code, answer
+
+    def _seen(self, answer: Any, token: str | None, browser: int) -> None:
+        if not isinstance(answer, dict) or "detail" in answer:  # an error
+            return
+        pairs = []
+        if isinstance(answer.get("game_id"), str) and isinstance(answer.get("token"), str):
+            pairs.append((answer["game_id"], answer["token"]))
+        elif isinstance(answer.get("game_id"), str) and token and "state" in answer:
+            pairs.append((answer["game_id"], token))  # a rematch: the same token
+        for game_id, tok in pairs:
+            if (game_id, tok, browser) not in self.seats:
+                self.seats.append((game_id, tok, browser))
+
+    def cold_reads(self) -> list[dict[str, Any]]:
+        """Every seat's ``GET`` of its game, each by its own browser."""
+        return [{"b": b, "m": "GET", "p": f"/api/games/{self.names.hide(g)}",
+                 "t": self.names.hide(t)} for g, t, b in self.seats]
 
     def advance(self, seconds: float) -> None:
         """Move the clock on (kept in the corpus)."""
@@ -321,10 +340,10 @@ class Session:
 class Replayer:
     """Sends a recording's requests again and compares the answers."""
 
-    def __init__(self, app: Any, clock: Clock) -> None:
+    def __init__(self, app: Any, clock: Clock, names: Names | None = None) -> None:
         self.browsers = _Browsers(app)
         self.clock = clock
-        self.names = Names()
+        self.names = names or Names()
 
     def run(self, exchanges: list[dict[str, Any]]) -> list[str]:
         """The differences (``[]``: every answer as recorded), each naming its exchange."""
@@ -348,8 +367,64 @@ class Replayer:
                 break
         return out
 
+    def answers(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``requests`` sent, each with its answer (``s``, ``a``), normalised."""
+        out = []
+        for ex in requests:
+            self.clock.advance(TICK)
+            token = self.names.show(ex["t"]) if "t" in ex else None
+            r = _send(self.browsers.get(ex["b"]), ex["m"], self.names.show(ex["p"]), None,
+                      token)
+            out.append({**ex, "s": r.status_code, "a": self.names.hide(_answer(r))})
+        return out
+
     def close(self) -> None:
         self.browsers.close()
+
+
+# ----------------------------------------------------------------------------- stored rows
+def stored_rows(url: str) -> dict[str, list[dict[str, Any]]]:
+    """Every row of the database's tables (but the rate limits' and the schema's), as JSON
+    values, each table's rows in a fixed order."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url)
+    try:
+        meta = sa.MetaData()
+        meta.reflect(engine)
+        out: dict[str, list[dict[str, Any]]] = {}
+        with engine.connect() as conn:
+            for name in sorted(meta.tables):
+                if name in ("schema_info", "rate_hits"):
+                    continue
+                t = meta.tables[name]
+                keys = [c for c in t.primary_key.columns] or list(t.columns)
+                rows = conn.execute(sa.select(t).order_by(*keys)).mappings().all()
+                out[name] = [dict(r) for r in rows]
+        return out
+    finally:
+        engine.dispose()
+
+
+def insert_rows(url: str, rows: dict[str, list[dict[str, Any]]]) -> None:
+    """Put ``rows`` (:func:`stored_rows`) into the database of ``url`` (its schema made by
+    the server of today)."""
+    import sqlalchemy as sa
+
+    new_app(url).state.store.close()  # the schema, as the server makes it
+    engine = sa.create_engine(url)
+    try:
+        meta = sa.MetaData()
+        meta.reflect(engine)
+        order = [t.name for t in meta.sorted_tables]  # parents first (foreign keys)
+        missing = set(rows) - set(order)
+        assert not missing, f"no such tables now: {sorted(missing)}"
+        with engine.begin() as conn:
+            for name in order:
+                for r in rows.get(name, ()):
+                    conn.execute(sa.insert(meta.tables[name]).values(**r))
+    finally:
+        engine.dispose()
 
 
 def _key(ex: dict[str, Any]) -> tuple[Any, Any]:
@@ -395,18 +470,34 @@ def unpack(stored: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def load(name: str) -> list[dict[str, Any]]:
+def load(name: str) -> dict[str, Any]:
+    """A stored corpus: ``exchanges`` (requests and answers), ``cold`` (every seat's read of
+    its game afterwards, by a server that had never seen it: rebuilt from the store),
+    ``now`` (the clock before those reads), ``names`` (the placeholders' values when
+    recorded) and ``rows`` (the database after it,
+    as the server of the recording stored it)."""
     with open(RECORDINGS / f"{name}.json", encoding="utf-8") as f:
-        return unpack(json.load(f))
+        data: dict[str, Any] = json.load(f)
+    data["exchanges"] = unpack(data["exchanges"])
+    return data
 
 
-def dump(name: str, exchanges: list[dict[str, Any]]) -> Path:
+def dump(name: str, corpus: dict[str, Any]) -> Path:
     RECORDINGS.mkdir(exist_ok=True)
     path = RECORDINGS / f"{name}.json"
-    lines = [json.dumps(e, separators=(",", ":"), ensure_ascii=False)
-             for e in pack(exchanges)]
-    path.write_text("[\n" + ",\n".join(lines) + "\n]\n", encoding="utf-8")
-    assert load(name) == exchanges
+
+    def lines(items: list[Any]) -> str:
+        return "[\n" + ",\n".join(json.dumps(e, separators=(",", ":"), ensure_ascii=False)
+                                   for e in items) + "\n]"
+
+    parts = [f'"exchanges":{lines(pack(corpus["exchanges"]))}',
+             f'"cold":{lines(corpus["cold"])}',
+             f'"now":{json.dumps(corpus["now"])}',
+             f'"names":{json.dumps(corpus["names"], separators=(",", ":"))}',
+             '"rows":{' + ",\n".join(f"{json.dumps(k)}:{lines(v)}"
+                                     for k, v in corpus["rows"].items()) + "}"]
+    path.write_text("{" + ",\n".join(parts) + "}\n", encoding="utf-8")
+    assert load(name) == corpus
     return path
 
 
@@ -781,8 +872,9 @@ def new_app(url: str) -> Any:
     return create_app(url, rate_limits=RateLimits(creates=None, requests=None))
 
 
-def record(name: str, url: str) -> list[dict[str, Any]]:
-    """Record scenario ``name`` on a new server on database ``url`` (empty)."""
+def record(name: str, url: str) -> dict[str, Any]:
+    """Record scenario ``name`` on a new server on database ``url`` (empty): the corpus of
+    :func:`load`."""
     import ginrummy.web  # noqa: F401  (every module loaded before the stand-ins go in)
 
     clock = Clock()
@@ -794,21 +886,92 @@ def record(name: str, url: str) -> list[dict[str, Any]]:
         finally:
             s.close()
             app.state.store.close()
-    return s.exchanges
+        now = clock.now
+        app = new_app(url)  # a server that never saw the games: rebuilt from the store
+        r = Replayer(app, clock, s.names)
+        try:
+            cold = r.answers(s.cold_reads())
+        finally:
+            r.close()
+            app.state.store.close()
+    return {"exchanges": s.exchanges, "cold": cold, "now": now, "names": dict(s.names.value),
+            "rows": stored_rows(url)}
 
 
 def replay(name: str, url: str) -> list[str]:
-    """Replay recording ``name`` on a new server on database ``url`` (empty): the
-    differences."""
+    """Replay recording ``name`` on a new server on database ``url`` (empty), then read every
+    seat's game again on another server (rebuilt from the store): the differences."""
     import ginrummy.web  # noqa: F401
 
-    exchanges = load(name)
+    corpus = load(name)
     clock = Clock()
     with deterministic(clock):
         app = new_app(url)
         r = Replayer(app, clock)
         try:
-            return r.run(exchanges)
+            diffs = r.run(corpus["exchanges"])
+        finally:
+            r.close()
+            app.state.store.close()
+        if diffs:
+            return diffs
+        app = new_app(url)
+        cold = Replayer(app, clock, r.names)
+        try:
+            return [f"(rebuilt from the store) {d}" for d in cold.run(corpus["cold"])]
+        finally:
+            cold.close()
+            app.state.store.close()
+
+
+#: the columns each schema version added (ginrummy.store.db.SCHEMA_VERSION's notes): a game
+#: stored under an earlier version has them empty.
+ADDED_IN = {2: {"games": ("turns",)},
+            4: {"games": ("winner_seats",), "deals": ("players", "winner_seat", "knocker_seat"),
+                "seats": ("player_id",)},
+            5: {"deals": ("turn_at",)}}
+
+
+def as_of(rows: dict[str, list[dict[str, Any]]], version: int
+          ) -> dict[str, list[dict[str, Any]]]:
+    """``rows`` as a server of schema ``version`` stored them: the columns added later empty
+    (version 1: no table of people, no partnership order of turns)."""
+    out = {name: [dict(r) for r in rs] for name, rs in rows.items()}
+    for v, added in ADDED_IN.items():
+        if version < v:
+            for name, columns in added.items():
+                for r in out.get(name, ()):
+                    for c in columns:
+                        r[c] = None
+    return out
+
+
+def replay_stored(name: str, url: str, version: int | None = None) -> list[str]:
+    """The games as the recording's server stored them (``version``: as a server of that
+    schema version stored them, the database then migrated by today's server), put into the
+    database of ``url`` (empty) and read by every seat from today's server: the differences
+    from what the recording's server answered."""
+    import sqlalchemy as sa
+
+    import ginrummy.web  # noqa: F401
+
+    corpus = load(name)
+    insert_rows(url, corpus["rows"] if version is None else as_of(corpus["rows"], version))
+    if version is not None:
+        engine = sa.create_engine(url)
+        with engine.begin() as conn:
+            conn.execute(sa.text("UPDATE schema_info SET value = :v WHERE name = 'version'"),
+                         {"v": version})
+        engine.dispose()
+    names = Names()
+    for ph, value in corpus["names"].items():
+        names.bind(ph, value)
+    clock = Clock(corpus["now"])  # the cold reads at the times they were made
+    with deterministic(clock):
+        app = new_app(url)
+        r = Replayer(app, clock, names)
+        try:
+            return r.run(corpus["cold"])
         finally:
             r.close()
             app.state.store.close()
@@ -822,13 +985,16 @@ def main(argv: list[str]) -> int:
     for name in names:
         with tempfile.TemporaryDirectory() as d:
             t0 = real_time.perf_counter()
-            exchanges = record(name, f"sqlite:///{d}/games.sqlite3")
-            path = dump(name, exchanges)
+            corpus = record(name, f"sqlite:///{d}/games.sqlite3")
+            path = dump(name, corpus)
             took = real_time.perf_counter() - t0
         with tempfile.TemporaryDirectory() as d:
             diffs = replay(name, f"sqlite:///{d}/games.sqlite3")
-        print(f"{name}: {len(exchanges)} exchanges, {path.stat().st_size // 1024} KB, "
-              f"{took:.1f} s; replayed: {'same' if not diffs else diffs[:3]}")
+        with tempfile.TemporaryDirectory() as d:
+            diffs += replay_stored(name, f"sqlite:///{d}/games.sqlite3")
+        print(f"{name}: {len(corpus['exchanges'])} exchanges, {len(corpus['cold'])} seats, "
+              f"{path.stat().st_size // 1024} KB, {took:.1f} s; replayed: "
+              f"{'same' if not diffs else diffs[:3]}")
     return 0
 
 
