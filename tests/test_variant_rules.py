@@ -325,7 +325,7 @@ def test_inactive_fields() -> None:
 def test_js_fixtures_are_current() -> None:
     """tests/js/*.json are server answers the page's unit tests read."""
     from ginrummy.web.app import _rules_fields
-    from ginrummy.web.variants import menu_meta
+    from ginrummy.web.meta import menu_meta
 
     js = Path(__file__).parent / "js"
     meta = menu_meta()

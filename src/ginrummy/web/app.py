@@ -47,6 +47,7 @@ from .i18n import LANGUAGE_NAMES, LANGUAGES, negotiate, valid_language
 from .keeper_api import install_keeper
 from .live import LiveHub
 from .messages import LANGUAGE, language, reason_text
+from .meta import menu_meta
 from .pages import PAGE_NAMES, render_not_found, render_page
 from .ratelimit import Limiter, RateLimits, make_limiter
 from .replay_api import install_replay
@@ -65,7 +66,6 @@ from .service import TableService
 from .tables_api import install_tables
 from .text import TextError, printable
 from .tutorial_api import install_tutorial
-from .variants import menu_meta
 from .workers import Workers
 
 __all__ = ["create_app", "serve", "PLAYER_COOKIE", "LANG_COOKIE", "MAX_BODY_BYTES"]

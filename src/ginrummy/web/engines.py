@@ -1,382 +1,234 @@
-"""The engine side of a table, behind one small interface: :class:`TableEngine`.
-
-The one table service (:mod:`ginrummy.web.service`) holds the flow of every request; what differs
-between a standard game (a :class:`~ginrummy.game.Game`, two seats) and the other scorings (a
-:class:`~ginrummy.web.variants.Match`: Hollywood, three players, partnership) is here: how a hand
-is dealt, which deals are in play and who moves in each, what a seat sees (the ``state`` JSON of
-:mod:`ginrummy.web.state` or :mod:`ginrummy.web.variant_state`), and how deals are stored.
+"""The engine side of a table, for every form of the game: :class:`TableEngine`, one
+:class:`ginrummy.game.Game` (standard, Hollywood, three players, partnership) with what the
+server adds to it: the numbers of its events (:mod:`ginrummy.web.numbering`), its deals as
+stored, its replay from them, and its computers moved by the engine's one loop
+(:func:`ginrummy.bots.play.advance`).
 
 Seats are players: 0..n-1 (docs/tables.md). Which seats are people and which computers is the
-service's business: the engines take an ``is_computer(seat)`` predicate and a ``move(index)``
-callback that plays one computer move in deal ``index``.
+service's business: :meth:`TableEngine.advance` takes a bot (or ``None``) per seat and the
+random source of each move.
+
+A partnership whose other table is played by computers only (one person, at seat 0) is
+*paced*: the other table keeps pace with the person's (after each answer it has made as many
+moves, and it finishes with it), and its events are nobody's stream (not numbered). With
+people at both tables both deals proceed as their movers act, every event is numbered in the
+order it happened, and the table of each action is stored with the game (``games.turns``: the
+table, ``0`` or ``1``, of each entry of :attr:`ginrummy.game.Game.order`).
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..actions import Action
+from ..bots import Bot
+from ..bots.play import OnFault, advance
 from ..cards import parse_card
-from ..errors import IllegalActionError
-from ..fairness import FORMAT
 from ..game import Game
 from ..hand import HandState
 from ..rules import Rules
 from ..store import DealRow
+from . import numbering
 from .errors import Illegal
-from .state import DealInfo, build_state, deal_event_count, game_seq
-from .variant_state import build_variant_state, public_result, variant_seq
-from .variants import PERSON, Match
+from .state import YOU, DealInfo
 
-__all__ = ["TableEngine", "StandardEngine", "MatchEngine", "replay_engine", "MAX_COMPUTER_MOVES"]
+__all__ = ["TableEngine", "replay_engine", "MAX_COMPUTER_MOVES"]
 
-#: the most computer moves in a row before the server gives up (a deal has far fewer).
+#: the most computer moves in a row in one deal before the server gives up (a deal has far
+#: fewer).
 MAX_COMPUTER_MOVES = 400
 
-IsComputer = Callable[[int], bool]
-Move = Callable[[int], None]
 NewDeck = Callable[[int], list[int]]
 
 
-def _play(to_move: Callable[[], bool], move: Callable[[], None]) -> None:
-    """``move()`` while ``to_move()``."""
-    moves = 0
-    while to_move():
-        move()
-        moves += 1
-        if moves > MAX_COMPUTER_MOVES:  # pragma: no cover - defensive
-            raise RuntimeError("the computers do not finish the deal")
+class TableEngine:
+    """One table's game and how its events are numbered. ``index``: a deal's position
+    (0-based) in the game's deals; ``seat``: a player (0..players-1).
 
+    :param paced: a partnership's other table is played by computers keeping pace with the
+        person's (see the module's docstring); ignored for a form with one deal at a time.
+    """
 
-class TableEngine(ABC):
-    """One table's engine state. ``index``: a deal's position (0-based) in the table's deals;
-    ``seat``: a player (0..players-1)."""
+    def __init__(self, game: Game, paced: bool = False) -> None:
+        self.game = game
+        self.paced = paced and game.sheet.deals_per_hand > 1
 
-    scoring: str
-    players: int
+    @property
+    def scoring(self) -> str:
+        return self.game.scoring
 
-    @abstractmethod
+    @property
+    def players(self) -> int:
+        return self.game.seats
+
+    # ---------------------------------------------------------------------------- queries
     def seq(self) -> int:
-        """The table's sequence number: how many events it has had."""
+        """The table's sequence number: how many numbered events it has had."""
+        return numbering.seq(self.game, self.paced)
 
-    @abstractmethod
+    def turns(self) -> str | None:
+        """What ``games.turns`` stores: the table of every action in order, where both tables
+        of a partnership are numbered; else ``None``."""
+        g = self.game
+        if self.paced or g.sheet.deals_per_hand == 1:
+            return None
+        return "".join(str(g.seatings[i].table) for i in g.order)
+
     def deals(self) -> list[HandState]:
         """Every deal so far, in order (server side: they hold hidden cards)."""
+        return self.game.deals
 
-    @abstractmethod
-    def deal_hand(self, new_deck: NewDeck, cut: Callable[[], int]) -> None:
-        """Deal the next hand: ``new_deck(number)`` gives deal ``number``'s deck, ``cut()`` a
-        dealer seat 0 or 1 where a new pair cuts for the deal (R-2.1)."""
+    def shown(self, seat: int) -> int:
+        """The deal ``seat``'s page shows: its own deal of the current hand, else the current
+        hand's first (three players: the dealer watches the deal it sits out)."""
+        g = self.game
+        hand = g.seatings[-1].hand
+        current = [i for i in range(len(g.deals)) if g.seatings[i].hand == hand]
+        mine = [i for i in current if g.seatings[i].plays(seat)]
+        return mine[0] if mine else current[0]
 
-    @abstractmethod
-    def deal_row(self, index: int, info: DealInfo, deck: list[str]) -> DealRow:
-        """Deal ``index`` as stored (results from seat 0's side: statistics)."""
+    def hand_number(self, seat: int) -> int:
+        """The number of ``seat``'s deal shown (the one a hand order is kept for)."""
+        return self.game.seatings[self.shown(seat)].number
 
-    @abstractmethod
+    def deal_number(self, index: int) -> int:
+        return self.game.seatings[index].number
+
     def result(self) -> tuple[int | None, int | None] | None:
-        """``(winner, margin)`` from seat 0's side (0: seat 0 or its team won) once the game
-        is over, else ``None``."""
+        """``(winner, margin)`` from seat 0's side (0: seat 0 or its team won, 1: the others;
+        ``None``: a tie) once the game is over, else ``None``."""
+        g = self.game
+        if not g.is_over:
+            return None
+        w = g.winner
+        return (None if w is None else (0 if w == g.side_of(YOU) else 1)), g.margin()
 
-    @abstractmethod
     def winner_seats(self) -> tuple[int, ...] | None:
         """The seats that won the game (partnership: both partners; ``()``: a tie) once it is
         over, else ``None``."""
+        return self.game.winners() if self.game.is_over else None
 
-    @abstractmethod
-    def hand_number(self, seat: int) -> int:
-        """The number of ``seat``'s deal in play (the one a hand order is kept for)."""
-
-    @abstractmethod
-    def state(self, seat: int, since: int | None, *, game_id: str, deals: Sequence[DealInfo],
-              level: str, preset: str, hand_order: Sequence[str] | None) -> dict[str, Any]:
-        """The ``state`` JSON for ``seat`` with the events after ``since`` (``None``: those of
-        its deal in play)."""
-
-    @abstractmethod
     def check_next_hand(self) -> int:
         """The index of the first deal to save when the next hand is dealt.
 
         :raises Illegal: a deal is still in play."""
+        if not self.game.hand_over():
+            raise Illegal("hand_not_over")
+        return len(self.game.deals)
 
-    @abstractmethod
     def seat_hand(self, seat: int) -> tuple[HandState, int]:
         """The deal where ``seat`` is to move now, and its index.
 
         :raises Illegal: ``seat`` is not to move (``reason`` says why)."""
+        g = self.game
+        if not g.deals:
+            raise Illegal("hand_over")
+        i = self.shown(seat)
+        s = g.seatings[i]
+        if not s.plays(seat):
+            raise Illegal("sitting_out")
+        p = g.mover(i)
+        if p is None:
+            raise Illegal("hand_over")
+        if p != seat:
+            raise Illegal("not_your_turn")
+        return g.deals[i], i
 
-    @abstractmethod
     def mover(self, index: int) -> int | None:
         """The seat to move in deal ``index``, or ``None`` when it is over."""
+        return self.game.mover(index)
 
-    @abstractmethod
     def in_play(self) -> list[int]:
-        """The deals in play."""
+        return self.game.in_play()
 
-    @abstractmethod
     def deal_players(self, index: int) -> tuple[int, int]:
         """The seats playing deal ``index`` (at its engine seats 0 and 1)."""
+        return self.game.seatings[index].players
 
-    @abstractmethod
     def card_counts(self) -> dict[int, int]:
         """How many cards each seat holds in the current hand's deal it plays (public: R-2.2
         deals ten each, and every draw and discard is seen): ``{seat: count}``; a seat that
         sits this hand out (three players) is absent. ``{}`` before the first deal."""
+        g = self.game
+        if not g.deals:
+            return {}
+        hand = g.seatings[-1].hand
+        out: dict[int, int] = {}
+        for h, s in zip(g.deals, g.seatings, strict=True):
+            if s.hand == hand:  # partnership: both tables' deals of the hand
+                out.update({p: len(h.hand(k)) for k, p in enumerate(s.players)})
+        return out
 
-    @abstractmethod
-    def apply(self, index: int, action: Action) -> None:
-        """Apply a verified action to deal ``index``."""
-
-    @abstractmethod
     def score_of(self, index: int) -> tuple[tuple[int, int], int]:
-        """The points toward the target of deal ``index``'s two engine seats, and the
-        target."""
+        """The points toward the target of deal ``index``'s two engine seats, and the target
+        (:meth:`ginrummy.game.Game.score_of`)."""
+        return self.game.score_of(index)
 
-    @abstractmethod
     def numbered_deals(self, seat: int) -> list[tuple[int, HandState, dict[str, Any]]]:
         """Every deal so far: ``(number, deal, placement)``; ``placement`` is ``{"scoring",
         "hand", "table", "players", "you"}`` (who sat at the deal's two engine seats; ``you``:
         ``seat``'s engine seat, or None)."""
+        g = self.game
+        return [(s.number, h, {"scoring": g.scoring, "hand": s.hand, "table": s.table,
+                               "players": list(s.players), "you": s.seat_of(seat)})
+                for s, h in zip(g.seatings, g.deals, strict=True)]
 
-    @abstractmethod
-    def record(self, game_id: str, preset: str, first_dealer: int, infos: Sequence[DealInfo],
-               decks: Sequence[list[str]]) -> dict[str, Any]:
-        """The fairness record: finished deals in full, only the commitment of a deal in
-        play."""
-
-    @abstractmethod
-    def advance(self, is_computer: IsComputer, move: Move) -> None:
-        """Let the computers move while it is their turn."""
-
-    @abstractmethod
-    def computer_waiting(self, is_computer: IsComputer) -> int | None:
-        """The index of the first deal to save if a computer is to move (after a failure, or a
-        seat handed to a computer), else ``None``."""
-
-    def deal_number(self, index: int) -> int:
-        return index + 1
-
-    def extend(self, deal_rows: Sequence[DealRow], index: int = 0) -> None:
-        """Continue this engine with the stored deals from deal ``index`` on (``deal_rows[0]``
-        is deal ``index``): a deal it has already gets the actions it lacks, the deals after
-        are dealt and played, in the order a replay of the whole record takes (each deal's
-        actions before the next deal). ``extend(rows)`` on a new engine is the replay of the
-        whole record (:func:`replay_engine`); a later ``index`` catches a cached engine up
-        with what another process saved.
-
-        :raises ValueError: (:class:`~ginrummy.errors.GinRummyError` included) the rows do not
-            continue this engine (another deck, dealer or actions; an illegal action; a deal
-            missing). The engine may then be half extended: drop it.
-        """
-        deals = self.deals()
-        for k, d in enumerate(deal_rows):
-            i = index + k
-            deck = tuple(parse_card(c) for c in d.deck)
-            if i < len(deals):
-                h = deals[i]
-                done = [e.action.text for e in h.history]
-                if tuple(h.deck) != deck or list(d.actions[:len(done)]) != done:
-                    raise ValueError(f"deal {i + 1} is not this engine's")
-                rest = d.actions[len(done):]
-            elif i == len(deals):
-                self._deal_stored(deck, d.dealer)
-                rest = d.actions
-            else:
-                raise ValueError(f"deal {len(deals) + 1} is missing")
-            for a in rest:
-                self._apply_stored(i, Action.parse(a))
-
-    @abstractmethod
-    def _deal_stored(self, deck: tuple[int, ...], dealer: int) -> None:
-        """Deal the next deal from a stored deck with its stored dealer (:meth:`extend`)."""
-
-    @abstractmethod
-    def _apply_stored(self, index: int, action: Action) -> None:
-        """Apply a stored action to deal ``index`` (:meth:`extend`; nothing else kept: a
-        partnership's order of turns is stored with the game)."""
-
-
-class StandardEngine(TableEngine):
-    """A standard two-seat game (:class:`~ginrummy.game.Game`)."""
-
-    scoring = "standard"
-    players = 2
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-
-    def seq(self) -> int:
-        return game_seq(self.game)
-
-    def deals(self) -> list[HandState]:
-        return self.game.deals
-
+    # ---------------------------------------------------------------------------- changes
     def deal_hand(self, new_deck: NewDeck, cut: Callable[[], int]) -> None:
-        self.game.new_hand(new_deck(len(self.game.deals) + 1))
-
-    def _deal_stored(self, deck: tuple[int, ...], dealer: int) -> None:
-        self.game.new_hand(deck)  # the game knows its dealer (GameRecord.replay's steps)
-
-    def _apply_stored(self, index: int, action: Action) -> None:
-        self.game.apply(action)
-
-    def deal_row(self, index: int, info: DealInfo, deck: list[str]) -> DealRow:
-        h = self.game.deals[index]
-        d = DealRow(info.number, h.dealer, deck, info.salt, info.commitment,
-                    [e.action.text for e in h.history], h.is_over, players=(0, 1))
-        if h.outcome is not None:
-            d.result_kind = h.outcome.kind
-            d.result_winner = d.winner_seat = h.outcome.winner
-            d.result_knocker = d.knocker_seat = h.outcome.knocker
-            d.result_points = h.outcome.points
-        return d
-
-    def result(self) -> tuple[int | None, int | None] | None:
+        """Deal the next hand: ``new_deck(number)`` gives deal ``number``'s deck, ``cut()`` a
+        dealer seat 0 or 1 where a new pair cuts for the deal (R-2.1)."""
         g = self.game
-        return (g.winner, g.final().margin) if g.is_over else None
-
-    def winner_seats(self) -> tuple[int, ...] | None:
-        g = self.game
-        if not g.is_over:
-            return None
-        return () if g.winner is None else (g.winner,)
-
-    def hand_number(self, seat: int) -> int:
-        return len(self.game.deals)
-
-    def state(self, seat: int, since: int | None, *, game_id: str, deals: Sequence[DealInfo],
-              level: str, preset: str, hand_order: Sequence[str] | None) -> dict[str, Any]:
-        g = self.game
-        if since is None:  # the events of the deal in play (its end included)
-            since = self.seq() - deal_event_count(g, len(g.deals) - 1)
-        return build_state(game_id=game_id, game=g, deals=deals, level=level, preset=preset,
-                           since=since, hand_order=hand_order, seat=seat)
-
-    def check_next_hand(self) -> int:
-        g = self.game
-        if g.current is not None and not g.current.is_over:
-            raise Illegal("hand_not_over")
-        return len(g.deals) - 1
-
-    def seat_hand(self, seat: int) -> tuple[HandState, int]:
-        h = self.game.current
-        if h is None or h.is_over:
-            raise Illegal("hand_over")
-        if h.current != seat:
-            raise Illegal("not_your_turn")
-        return h, len(self.game.deals) - 1
-
-    def mover(self, index: int) -> int | None:
-        h = self.game.deals[index]
-        return None if h.is_over else h.current
-
-    def in_play(self) -> list[int]:
-        h = self.game.current
-        return [] if h is None or h.is_over else [len(self.game.deals) - 1]
-
-    def deal_players(self, index: int) -> tuple[int, int]:
-        return (0, 1)
-
-    def card_counts(self) -> dict[int, int]:
-        if not self.game.deals:
-            return {}
-        h = self.game.deals[-1]
-        return {0: len(h.hand(0)), 1: len(h.hand(1))}
+        for plan in g.next_deals():
+            deck = new_deck(len(g.deals) + 1)
+            g.new_hand(deck, cut() if plan.dealer is None else None)
 
     def apply(self, index: int, action: Action) -> None:
-        if index != len(self.game.deals) - 1:
-            raise IllegalActionError("that deal is over")
-        self.game.apply(action)
+        """Apply a verified action to deal ``index``."""
+        self.game.apply(action, index)
 
-    def score_of(self, index: int) -> tuple[tuple[int, int], int]:
+    def advance(self, players: Sequence[Bot | None], rng_of: Callable[[int], random.Random],
+                on_fault: OnFault | None = None, *, limit: int | None = None) -> None:
+        """Let the computers move while it is their turn (:func:`ginrummy.bots.play.advance`):
+        the deals in play one after the other (their moves are numbered in that order), a
+        paced game's other table keeping pace with the person's.
+
+        :param players: per seat, its computer, or ``None`` for a person.
+        :param rng_of: the random source of the next move in a deal.
+        """
         g = self.game
-        return (g.hand_points[0], g.hand_points[1]), g.rules.target
+        pace: dict[int, int] = {}
+        if self.paced:
+            for i in g.in_play():
+                s = g.seatings[i]
+                if s.table:
+                    pace[i] = next(j for j in range(len(g.deals))
+                                   if g.seatings[j].hand == s.hand and g.seatings[j].table == 0)
+        moves = MAX_COMPUTER_MOVES * max(1, len(g.in_play())) if limit is None else limit
+        advance(g, players, rng_of, by_deal=True, pace=pace, on_fault=on_fault, limit=moves)
 
-    def numbered_deals(self, seat: int) -> list[tuple[int, HandState, dict[str, Any]]]:
-        return [(n, h, {"scoring": "standard", "hand": n, "table": 0, "players": [0, 1],
-                        "you": seat})
-                for n, h in enumerate(self.game.deals, 1)]
-
-    def record(self, game_id: str, preset: str, first_dealer: int, infos: Sequence[DealInfo],
-               decks: Sequence[list[str]]) -> dict[str, Any]:
+    def computer_waiting(self, is_computer: Callable[[int], bool]) -> int | None:
+        """The index of the first deal to save if a computer is to move (after a failure, or a
+        seat handed to a computer), else ``None``; a paced game's other table waits for the
+        person's."""
         g = self.game
-        hands = []
-        current = None
-        for i, h in enumerate(g.deals):
-            info = infos[i]
-            if not h.is_over:
-                current = {"number": info.number, "dealer": h.dealer,
-                           "commitment": info.commitment}
+        for i in g.in_play():
+            if self.paced and g.seatings[i].table:
                 continue
-            o = h.outcome
-            assert o is not None
-            hands.append({"number": info.number, "dealer": h.dealer, "deck": decks[i],
-                          "salt": info.salt, "commitment": info.commitment,
-                          "actions": [e.action.text for e in h.history],
-                          "result": {"kind": o.kind, "winner": o.winner, "points": o.points}})
-        return {"format": FORMAT, "game_id": game_id,
-                "rules": {"preset": preset, **g.rules.to_dict()},
-                "first_dealer": g.first_dealer, "hands": hands, "current": current}
-
-    def advance(self, is_computer: IsComputer, move: Move) -> None:
-        g = self.game
-
-        def to_move() -> bool:
-            h = g.current
-            return h is not None and not h.is_over and is_computer(h.current)
-
-        _play(to_move, lambda: move(len(g.deals) - 1))
-
-    def computer_waiting(self, is_computer: IsComputer) -> int | None:
-        h = self.game.current
-        if h is not None and not h.is_over and is_computer(h.current):
-            return len(self.game.deals) - 1
+            p = g.mover(i)
+            if p is not None and is_computer(p):
+                return i
         return None
 
-
-class MatchEngine(TableEngine):
-    """Hollywood, three players or partnership (:class:`~ginrummy.web.variants.Match`).
-
-    ``turns`` (partnership with people at both tables, else ``None``): the table (``"0"`` or
-    ``"1"``) of every action of the match in order, which numbers both tables' events in the
-    order they happened (:func:`ginrummy.web.variant_state.event_order`); both tables then
-    proceed as their movers act. Without it the other table is played by computers that keep
-    pace with table 0 and finish with it (as when one person plays the computers).
-    """
-
-    def __init__(self, match: Match, turns: list[str] | None = None) -> None:
-        self.match = match
-        self.scoring = match.scoring
-        self.players = match.players
-        self.turns = turns if match.scoring == "partnership" else None
-
-    def _turns(self) -> str | None:
-        return None if self.turns is None else "".join(self.turns)
-
-    def seq(self) -> int:
-        return variant_seq(self.match, self._turns())
-
-    def deals(self) -> list[HandState]:
-        return self.match.deals
-
-    def deal_hand(self, new_deck: NewDeck, cut: Callable[[], int]) -> None:
-        m = self.match
-        for _hand, _table, _players, dealer in m.next_plan():
-            deck = new_deck(len(m.deals) + 1)
-            m.add_deal(deck, cut() if dealer is None else dealer)
-
-    def _deal_stored(self, deck: tuple[int, ...], dealer: int) -> None:
-        self.match.add_deal(list(deck), dealer)
-
-    def _apply_stored(self, index: int, action: Action) -> None:
-        self.match.apply(index, action)
-
+    # ------------------------------------------------------------------------------ stored
     def deal_row(self, index: int, info: DealInfo, deck: list[str]) -> DealRow:
-        m = self.match
-        h = m.deals[index]
-        s = m.seatings[index]
-        mine = s.plays(PERSON)
+        """Deal ``index`` as stored (``finished``, ``result_winner`` and ``result_knocker``
+        from seat 0's side, for its statistics; the seats' results for every seat's)."""
+        g = self.game
+        h = g.deals[index]
+        s = g.seatings[index]
+        mine = s.plays(YOU)
         d = DealRow(info.number, h.dealer, deck, info.salt, info.commitment,
                     [e.action.text for e in h.history], h.is_over and mine,
                     players=s.players)
@@ -387,162 +239,75 @@ class MatchEngine(TableEngine):
             d.winner_seat = None if o.winner is None else s.players[o.winner]
             d.knocker_seat = None if o.knocker is None else s.players[o.knocker]
         if mine and o is not None:
-            rel = {s.seat_of(PERSON): 0}
+            rel = {s.seat_of(YOU): 0}
             d.result_winner = None if o.winner is None else rel.get(o.winner, 1)
             d.result_knocker = None if o.knocker is None else rel.get(o.knocker, 1)
         return d
 
-    def result(self) -> tuple[int | None, int | None] | None:
-        m = self.match
-        return m.person_result() if m.is_over else None
+    def extend(self, deal_rows: Sequence[DealRow], index: int = 0,
+               turns: str | None = None) -> None:
+        """Continue this engine with the stored deals from deal ``index`` on (``deal_rows[0]``
+        is deal ``index``): a deal it has already gets the actions it lacks, the deals after
+        are dealt and played. The actions are applied in the order they were made where it is
+        stored (``turns``, see :meth:`turns`: both tables of a partnership numbered), else each
+        deal's before the next deal's. ``extend(rows)`` on a new engine is the replay of the
+        whole record (:func:`replay_engine`); a later ``index`` catches a cached engine up with
+        what another process saved.
 
-    def winner_seats(self) -> tuple[int, ...] | None:
-        m = self.match
-        return m.winner_players() if m.is_over else None
+        :raises ValueError: (:class:`~ginrummy.errors.GinRummyError` included) the rows do not
+            continue this engine (another deck, dealer or actions; an illegal action; a deal
+            missing). The engine may then be half extended: drop it.
+        """
+        g = self.game
+        pending: dict[int, list[str]] = {}
+        decks: dict[int, tuple[tuple[int, ...], int]] = {}
+        for k, d in enumerate(deal_rows):
+            i = index + k
+            deck = tuple(parse_card(c) for c in d.deck)
+            if i < len(g.deals):
+                h = g.deals[i]
+                done = [e.action.text for e in h.history]
+                if tuple(h.deck) != deck or list(d.actions[:len(done)]) != done:
+                    raise ValueError(f"deal {i + 1} is not this engine's")
+                pending[i] = list(d.actions[len(done):])
+            else:
+                decks[i] = (deck, d.dealer)
+                pending[i] = list(d.actions)
+        if index > len(g.deals):
+            raise ValueError(f"deal {len(g.deals) + 1} is missing")
 
-    def hand_number(self, seat: int) -> int:
-        m = self.match
-        return m.seatings[m.shown_index(seat)].number
+        def deal(i: int) -> None:
+            if i not in decks:
+                raise ValueError(f"deal {i + 1} is missing")
+            deck, dealer = decks[i]
+            plan = g.next_deals()
+            # the stored dealer where the pair cut for the deal; else the game knows it
+            g.new_hand(deck, dealer if plan and plan[0].dealer is None else None)
 
-    def state(self, seat: int, since: int | None, *, game_id: str, deals: Sequence[DealInfo],
-              level: str, preset: str, hand_order: Sequence[str] | None) -> dict[str, Any]:
-        return build_variant_state(game_id=game_id, match=self.match, deals=deals, level=level,
-                                   preset=preset, since=since, hand_order=hand_order, seat=seat,
-                                   turns=self._turns())
+        def apply(i: int) -> None:
+            g.apply(Action.parse(pending[i].pop(0)), i)
 
-    def check_next_hand(self) -> int:
-        m = self.match
-        if not m.hand_over():
-            raise Illegal("hand_not_over")
-        return len(m.deals)
-
-    def seat_hand(self, seat: int) -> tuple[HandState, int]:
-        m = self.match
-        i = m.shown_index(seat)
-        h = m.deals[i]
-        s = m.seatings[i]
-        if not s.plays(seat):
-            raise Illegal("sitting_out")
-        if h.is_over:
-            raise Illegal("hand_over")
-        if s.players[h.current] != seat:
-            raise Illegal("not_your_turn")
-        return h, i
-
-    def mover(self, index: int) -> int | None:
-        h = self.match.deals[index]
-        return None if h.is_over else self.match.seatings[index].players[h.current]
-
-    def in_play(self) -> list[int]:
-        return self.match.in_play()
-
-    def deal_players(self, index: int) -> tuple[int, int]:
-        return self.match.seatings[index].players
-
-    def card_counts(self) -> dict[int, int]:
-        m = self.match
-        if not m.deals:
-            return {}
-        hand = m.seatings[-1].hand
-        out: dict[int, int] = {}
-        for h, s in zip(m.deals, m.seatings, strict=True):
-            if s.hand == hand:  # partnership: both tables' deals of the hand
-                out.update({p: len(h.hand(i)) for i, p in enumerate(s.players)})
-        return out
-
-    def apply(self, index: int, action: Action) -> None:
-        self.match.apply(index, action)
-        if self.turns is not None:
-            self.turns.append(str(self.match.seatings[index].table))
-
-    def score_of(self, index: int) -> tuple[tuple[int, int], int]:
-        m = self.match
-        players = m.seatings[index].players
-        return (m.points_of(players[0]), m.points_of(players[1])), m.rules.target
-
-    def deal_number(self, index: int) -> int:
-        return self.match.seatings[index].number
-
-    def numbered_deals(self, seat: int) -> list[tuple[int, HandState, dict[str, Any]]]:
-        m = self.match
-        return [(s.number, h, {"scoring": m.scoring, "hand": s.hand, "table": s.table,
-                               "players": list(s.players), "you": s.seat_of(seat)})
-                for s, h in zip(m.seatings, m.deals, strict=True)]
-
-    def record(self, game_id: str, preset: str, first_dealer: int, infos: Sequence[DealInfo],
-               decks: Sequence[list[str]]) -> dict[str, Any]:
-        m = self.match
-        hands = []
-        current = []
-        for i, h in enumerate(m.deals):
-            s = m.seatings[i]
-            info = infos[i]
-            base = {"number": s.number, "hand": s.hand, "table": s.table,
-                    "players": list(s.players), "dealer": h.dealer,
-                    "commitment": info.commitment}
-            if not h.is_over:
-                current.append(base)
-                continue
-            o = h.outcome
-            assert o is not None
-            res = public_result(m, i) or {}
-            hands.append({**base, "deck": decks[i], "salt": info.salt,
-                          "actions": [e.action.text for e in h.history],
-                          "result": {"kind": o.kind, "winner": o.winner, "points": o.points,
-                                     "winner_player": res.get("winner")}})
-        return {"format": FORMAT, "game_id": game_id,
-                "scoring": m.scoring, "rules": {"preset": preset, **m.rules.to_dict()},
-                "first_dealer": first_dealer, "hands": hands, "current": current or None}
-
-    def _run(self, index: int, is_computer: IsComputer, move: Move,
-             keep_up_with: int | None = None) -> None:
-        h = self.match.deals[index]
-        s = self.match.seatings[index]
-
-        def to_move() -> bool:
-            if h.is_over or not is_computer(s.players[h.current]):
-                return False
-            return keep_up_with is None or len(h.history) < keep_up_with
-
-        _play(to_move, lambda: move(index))
-
-    def advance(self, is_computer: IsComputer, move: Move) -> None:
-        """Computers move while it is their turn. Partnership without ``turns``: table 0 up to
-        a person's turn; the other table (computers) keeps pace and finishes with table 0's
-        deal."""
-        m = self.match
-        if m.scoring != "partnership" or self.turns is not None:
-            for i in m.in_play():
-                self._run(i, is_computer, move)
-            return
-        i = m.shown_index()
-        self._run(i, is_computer, move)
-        j = m.other_index()
-        if j is not None:
-            mine = m.deals[i]
-            self._run(j, lambda _p: True, move,
-                      keep_up_with=None if mine.is_over else len(mine.history))
-
-    def computer_waiting(self, is_computer: IsComputer) -> int | None:
-        m = self.match
-        if m.scoring == "partnership" and self.turns is None:  # the other table keeps pace
-            i = m.shown_index()
-            p = self.mover(i)
-            return i if p is not None and is_computer(p) else None
-        for i in m.in_play():
-            p = self.mover(i)
-            if p is not None and is_computer(p):
-                return i
-        return None
+        if turns is not None and self.turns() is not None:
+            for mark in turns[len(g.order):]:  # the actions not applied yet, in order
+                if g.hand_over() and len(g.deals) in decks:
+                    for _ in g.next_deals():
+                        deal(len(g.deals))
+                hand = g.seatings[-1].hand if g.deals else None
+                found = [i for i in range(len(g.deals)) if g.seatings[i].hand == hand
+                         and str(g.seatings[i].table) == mark and pending.get(i)]
+                if found:
+                    apply(found[0])
+        for i in sorted(pending):  # the rest: each deal's actions before the next deal
+            while len(g.deals) <= i:
+                deal(len(g.deals))
+            while pending[i]:
+                apply(i)
 
 
-def replay_engine(scoring: str | None, rules: Rules, first_dealer: int,
-                  deal_rows: Sequence[DealRow], turns: list[str] | None) -> TableEngine:
-    """A table's engine rebuilt from its stored deals (``scoring`` None: standard)."""
-    engine: TableEngine
-    if scoring in (None, "standard"):
-        engine = StandardEngine(Game(rules, first_dealer))
-    else:
-        engine = MatchEngine(Match(scoring, rules, first_dealer), turns)
-    engine.extend(deal_rows)
+def replay_engine(scoring: str, rules: Rules, first_dealer: int,
+                  deal_rows: Sequence[DealRow], turns: str | None) -> TableEngine:
+    """A table's engine rebuilt from its stored deals and ``games.turns`` (``None`` in a
+    partnership: a paced one)."""
+    engine = TableEngine(Game(rules, first_dealer, scoring), paced=turns is None)
+    engine.extend(deal_rows, 0, turns)
     return engine

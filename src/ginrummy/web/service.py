@@ -8,10 +8,10 @@ The server is the authority (DESIGN.md principle 7). Each request finds its seat
 record (:mod:`ginrummy.web.table_records`), applies the seat's action, lets the computers move
 from their own views while it is their turn (seeded, so any process makes the same move), and
 saves everything in one transaction before answering with the seat's state
-(:mod:`ginrummy.web.table_state`). The engine differences (standard game or
-:class:`~ginrummy.web.variants.Match`) are behind :class:`~ginrummy.web.engines.TableEngine`;
-the seats' operations (joining, leaving, the rematch, presence) are
-:class:`ginrummy.web.seating.Seating`'s.
+(:mod:`ginrummy.web.table_state`). Every form is one :class:`ginrummy.game.Game` behind
+:class:`~ginrummy.web.engines.TableEngine`, its computers moved by the engine's one loop
+(:func:`ginrummy.bots.play.advance`); the seats' operations (joining, leaving, the rematch,
+presence) are :class:`ginrummy.web.seating.Seating`'s.
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ import random
 import secrets
 import time
 import traceback
+from collections.abc import Callable
 from typing import Any
 
 from ..actions import Action
-from ..bots import DEFAULT_LEVEL, Bot, Context, make_bot
+from ..bots import DEFAULT_LEVEL, Bot, make_bot
 from ..bots.hints import hint
 from ..cards import card_text
 from ..errors import IllegalActionError, InvalidNotationError, RulesError, shown_value
@@ -35,11 +36,12 @@ from ..game import Game
 from ..records import HandRecord
 from ..rules import Rules
 from ..store import GameRow, Store
-from ..store.tables import SeatRow, TableRow
+from ..store.tables import TableRow
 from ..variants import PLAYER_COUNT, SCORINGS, fit_to_table
 from ..views import view_of
-from .engines import MatchEngine, StandardEngine, TableEngine
+from .engines import TableEngine
 from .errors import BadRequest, Illegal, NotFound, Stale, Unavailable
+from .fairness_record import fairness_record
 from .service_base import invite_code, token_hash
 from .state import YOU, DealInfo
 from .stats import player_stats
@@ -54,7 +56,6 @@ from .table_inputs import (
 )
 from .table_records import Loaded, Seated, TableRecords
 from .table_state import is_computer, seat_row, seat_state
-from .variants import Match
 
 __all__ = ["TableService", "GameService"]
 
@@ -88,14 +89,6 @@ def _as_resigned(st: dict[str, Any], seat: int) -> None:
               resigned={"seat": seat})
 
 
-def _without_level(table: TableRow, seat: int) -> TableRow:
-    """``table`` as seen by a turn clock's computer: ``seat`` plays at the table's level."""
-    return TableRow(game_id=table.game_id, status=table.status,
-                    creator_seat=table.creator_seat,
-                    seats=[s if s.seat != seat else SeatRow(seat=seat, kind="person")
-                           for s in table.seats])
-
-
 class TableService:
     """Every table's game operations. Thread-safe: the records' per-game lock in this
     process, and the stored ``seq`` / table ``version`` checks across processes."""
@@ -126,31 +119,57 @@ class TableService:
         s = seat_row(table, seat)
         return s.level if s is not None and s.kind == "computer" and s.level else row.level
 
-    def _computer_move(self, loaded: Loaded, table: TableRow | None, index: int) -> None:
-        """One move of the computer to move in deal ``index``, from its own view."""
+    def _players(self, loaded: Loaded, table: TableRow | None,
+                 only: int | None = None) -> list[Bot | None]:
+        """Per seat, the computer that plays it now (``None``: a person); ``only``: that seat's
+        computer alone, at the table's level (a person's turn played when its clock ran out)."""
         engine = loaded.engine
         assert engine is not None
-        hand = engine.deals()[index]
-        seat = engine.mover(index)
-        assert seat is not None
-        view = view_of(hand, hand.current)
-        points, target = engine.score_of(index)
-        number = engine.deal_number(index)
-        rng = random.Random(_computer_seed(loaded.row.secret, number, len(hand.history)))
-        ctx = Context(rng=rng, hand_points=points, target=target)
-        try:
-            engine.apply(index, self._bot(self._level_of(loaded.row, table, seat))
-                         .choose(view, ctx))
-        except Exception as e:  # a faulty computer player must not stop the game
+        computer = is_computer(table)
+        out: list[Bot | None] = []
+        for seat in range(engine.players):
+            if only is not None:
+                out.append(self._bot(loaded.row.level) if seat == only else None)
+            else:
+                out.append(self._bot(self._level_of(loaded.row, table, seat))
+                           if computer(seat) else None)
+        return out
+
+    @staticmethod
+    def _rng_of(loaded: Loaded) -> Callable[[int], random.Random]:
+        """The random source of the next computer move in a deal: seeded by the game's secret,
+        the deal's number and its action count, so that any process makes the same move."""
+        engine = loaded.engine
+        assert engine is not None
+
+        def rng(index: int) -> random.Random:
+            return random.Random(_computer_seed(loaded.row.secret, engine.deal_number(index),
+                                                len(engine.deals()[index].history)))
+
+        return rng
+
+    @staticmethod
+    def _fault(loaded: Loaded) -> Callable[[int, int, Exception], None]:
+        def fault(index: int, seat: int, e: Exception) -> None:
             # no message or traceback text: an engine error names the computer's cards
             log.error("game %s: the computer's move failed (%s); playing a random legal "
                       "one", loaded.row.id, _where(e))
-            engine.apply(index, rng.choice(view.legal))
+
+        return fault
 
     def _advance(self, loaded: Loaded, table: TableRow | None) -> None:
+        """Let the computers move while it is their turn (from their own views)."""
         assert loaded.engine is not None
-        loaded.engine.advance(is_computer(table),
-                              lambda i: self._computer_move(loaded, table, i))
+        loaded.engine.advance(self._players(loaded, table), self._rng_of(loaded),
+                              self._fault(loaded))
+
+    def _clock_move(self, loaded: Loaded, index: int, seat: int) -> None:
+        """``seat``'s turn in deal ``index``, its clock run out, played by a computer at the
+        table's level."""
+        engine = loaded.engine
+        assert engine is not None
+        engine.advance(self._players(loaded, None, only=seat), self._rng_of(loaded),
+                       self._fault(loaded), limit=8)
 
     # ------------------------------------------------------------------------------ deals
     @staticmethod
@@ -172,16 +191,10 @@ class TableService:
     def _begin(self, loaded: Loaded, seated: Seated) -> None:
         """Build the engine of a table at its start and deal its first hand."""
         row = loaded.row
-        rules = Rules.from_dict(row.rules)
-        engine: TableEngine
-        if loaded.scoring == "standard":
-            engine = StandardEngine(Game(rules, row.first_dealer))
-        else:
-            people_elsewhere = seated.table is not None and any(
-                s.kind == "person" and s.seat != 0 for s in seated.table.seats)
-            engine = MatchEngine(Match(loaded.scoring, rules, row.first_dealer),
-                                 [] if people_elsewhere else None)
-        loaded.engine = engine
+        people_elsewhere = seated.table is not None and any(
+            s.kind == "person" and s.seat != 0 for s in seated.table.seats)
+        loaded.engine = TableEngine(Game(Rules.from_dict(row.rules), row.first_dealer,
+                                         loaded.scoring), paced=not people_elsewhere)
         self._deal_hand(loaded)
         self._advance(loaded, seated.table)
 
@@ -233,11 +246,7 @@ class TableService:
         first = min(engine.in_play(), default=len(loaded.deals))
         try:
             for index, seat in expired:  # that seat's turn only
-                moves = 0
-                while engine.mover(index) == seat and moves < 8:
-                    self._computer_move(loaded, None if table is None else
-                                        _without_level(table, seat), index)
-                    moves += 1
+                self._clock_move(loaded, index, seat)
             self._advance(loaded, table)
             self._persist(loaded, seated, first, None, None)
         except Stale:
@@ -269,16 +278,12 @@ class TableService:
         level, base, rules = checked_rules(level, preset, overrides)
         n = PLAYER_COUNT[scoring]
         first = secrets.randbelow(3) if scoring == "three_player" else secrets.randbelow(2)
-        engine: TableEngine
-        if scoring == "standard":
-            engine = StandardEngine(Game(rules, first))
-        else:
-            try:
-                engine = MatchEngine(Match(scoring, rules, first))
-            except RulesError as e:
-                raise BadRequest.of("rules", e) from None
-            except TypeError as e:
-                raise BadRequest("rules", "other", text=str(e)) from None
+        try:
+            engine = TableEngine(Game(rules, first, scoring), paced=True)
+        except RulesError as e:
+            raise BadRequest.of("rules", e) from None
+        except TypeError as e:
+            raise BadRequest("rules", "other", text=str(e)) from None
         table_seats = None
         if seats is not None or name is not None or turn_clock is not None:
             table_seats = checked_seats(seats, n, level)
@@ -521,19 +526,16 @@ class TableService:
             loaded = self.records.load(row)
             if loaded.engine is None:
                 raise Unavailable(409, "not_started", "not_started")
-            return loaded.engine.record(game_id, row.preset, row.first_dealer, loaded.deals,
-                                        loaded.decks)
+            return fairness_record(loaded.engine, game_id, row.preset, row.first_dealer,
+                                   loaded.deals, loaded.decks)
 
     def game(self, game_id: str) -> Game:
-        """A standard game rebuilt afresh from the store (server side only: it holds hidden
-        cards).
+        """A game of any form rebuilt afresh from the store (server side only: it holds
+        hidden cards).
 
-        :raises NotFound: no such game (or not a standard one).
+        :raises NotFound: no such game, or not started.
         """
-        engine = self.engine_of(game_id)
-        if not isinstance(engine, StandardEngine):
-            raise NotFound
-        return engine.game
+        return self.engine_of(game_id).game
 
     def engine_of(self, game_id: str) -> TableEngine:
         """Any table's engine rebuilt afresh from the store (server side only).

@@ -27,7 +27,7 @@ from ..store import DealRow, GameRow, Store
 from ..store.db import seats_of_text, seats_text, storable_id
 from ..store.tables import MessageRow, TableRow, TableStore
 from ..store.variants import VariantStore
-from .engines import MatchEngine, TableEngine, replay_engine
+from .engines import TableEngine, replay_engine
 from .errors import NotFound
 from .service_base import token_hash
 from .state import YOU, DealInfo
@@ -207,9 +207,8 @@ class TableRecords:
         decks = [d.deck for d in deal_rows]
         if not deal_rows:  # a table waiting for its people
             return Loaded(row, scoring, infos, decks, None, seq=0)
-        turns = list(row.turns) if row.turns is not None else None
         engine = replay_engine(scoring, Rules.from_dict(row.rules), row.first_dealer,
-                               deal_rows, turns)
+                               deal_rows, row.turns)
         loaded = Loaded(row, scoring, infos, decks, engine, seq=engine.seq(),
                         turn_at=[d.turn_at for d in deal_rows],
                         moves=[len(d.actions) for d in deal_rows])
@@ -259,10 +258,8 @@ class TableRecords:
                     or any(d.deck != got.decks[index + k]
                            for k, d in enumerate(deal_rows[:len(got.decks) - index])):
                 raise ValueError("not the cached deals")
-            engine.extend(deal_rows, index)
-            if isinstance(engine, MatchEngine) and engine.turns is not None:
-                engine.turns = list(row.turns) if row.turns is not None else []
-            if engine.seq() != row.seq:
+            engine.extend(deal_rows, index, row.turns)
+            if engine.seq() != row.seq or engine.turns() != row.turns:
                 raise ValueError("not the stored seq")
         except ValueError:  # not a continuation (GinRummyError is one too)
             self.cache_drop(got.row.id)  # perhaps half caught up: never served
@@ -323,11 +320,6 @@ class TableRecords:
             rows.append(row)
         return rows
 
-    @staticmethod
-    def _turns(loaded: Loaded) -> str | None:
-        e = loaded.engine
-        return "".join(e.turns) if isinstance(e, MatchEngine) and e.turns is not None else None
-
     def insert(self, loaded: Loaded, status: str | None = None,
                first: Callable[[Connection], bool] | None = None) -> bool:
         """Store a new game (its table's rows are stored before, or by ``first``: see
@@ -339,7 +331,7 @@ class TableRecords:
             st = self._status(loaded)
             row.status, row.winner, row.margin = st["status"], st["winner"], st["margin"]
             row.winner_seats = seats_of_text(st["winner_seats"])
-            row.turns = self._turns(loaded)
+            row.turns = loaded.engine.turns()
         if status is not None:
             row.status = status
         if not self.store.insert_game(row, self._deal_rows(loaded, 0) if loaded.engine else [],
@@ -357,7 +349,7 @@ class TableRecords:
         assert loaded.engine is not None
         old_seq = loaded.row.seq
         changes: dict[str, Any] = {"seq": loaded.engine.seq(), **self._status(loaded)}
-        turns = self._turns(loaded)
+        turns = loaded.engine.turns()
         if turns is not None:
             changes["turns"] = turns
         if last_action is not None:

@@ -14,6 +14,7 @@ from ..variants import PLAYER_COUNT
 from .service_base import invite_code
 from .state import YOU
 from .table_records import Loaded, Seated
+from .variant_state import build_table_state
 
 __all__ = ["AWAY_AFTER", "seat_row", "is_computer", "seats_json", "seat_state",
            "turn_deadlines", "table_status", "next_change"]
@@ -177,9 +178,9 @@ def seat_state(messages: Callable[[str, int], list[MessageRow]], loaded: Loaded,
     if loaded.engine is None:
         st = _waiting_state(loaded, seated)
     else:
-        st = loaded.engine.state(seated.seat, since, game_id=row.id, deals=loaded.deals,
-                                 level=row.level, preset=row.preset,
-                                 hand_order=_hand_order(loaded, seated))
+        st = build_table_state(loaded.engine, seated.seat, since, game_id=row.id,
+                               deals=loaded.deals, level=row.level, preset=row.preset,
+                               hand_order=_hand_order(loaded, seated))
     if seated.table is not None:
         status_json = _table_json(loaded, seated)
         st["table"] = {**(st.get("table") or {}), **status_json}

@@ -17,23 +17,29 @@ from typing import Any
 
 from ..actions import ActionKind
 from ..cards import card_text
-from ..game import FinalScore
+from ..game import FinalScore, Game, Seating
 from ..hand import HandState, Phase
 from ..variants import inactive_fields
 from ..views import PlayerView, view_of
+from .engines import TableEngine
+from .numbering import GAME_OVER, deal_start, event_order
 from .state import (
     HISTORY_SHOWN,
+    YOU,
     DealInfo,
     _arrangement,
     _knock_gin,
     _legal,
+    build_state,
+    deal_event_count,
     ordered_hand,
     result_json,
 )
-from .variants import PERSON, Match, Seating
 
-__all__ = ["variant_seq", "stream_event_count", "event_order", "deal_start", "GAME_OVER",
-           "build_variant_state", "public_events", "public_result", "variant_score"]
+__all__ = ["build_variant_state", "build_table_state", "public_events", "public_result",
+           "variant_score", "stream", "other_index"]
+
+PERSON = YOU
 
 _EVENT_TEXT = {
     ActionKind.TAKE: "take", ActionKind.PASS: "pass", ActionKind.DRAW_STOCK: "draw stock",
@@ -44,86 +50,28 @@ _CARD_ACTIONS = (ActionKind.DISCARD, ActionKind.KNOCK, ActionKind.GIN)
 _HIDDEN = (ActionKind.DRAW_STOCK, ActionKind.KNOCK, ActionKind.GIN)
 
 
-# ------------------------------------------------------------------------------------ sequence
-def _own_count(m: Match, index: int) -> int:
-    """Events of deal ``index`` but ``game_over``: ``deal``, one per action, ``dead_hand``
-    (dead), ``hand_over`` once over."""
-    h = m.deals[index]
-    n = 1 + len(h.history)
-    if h.is_over:
-        assert h.outcome is not None
-        n += 2 if h.outcome.kind == "dead" else 1
-    return n
+def stream(m: Game, seat: int) -> list[int]:
+    """The deals whose events ``seat`` sees: those it plays, and a deal of a hand it plays
+    no deal of (three players: the deal it sits out); not a partnership's other table."""
+    plays = {s.hand for s in m.seatings if s.plays(seat)}
+    return [i for i, s in enumerate(m.seatings) if s.plays(seat) or s.hand not in plays]
 
 
-def stream_event_count(m: Match, index: int) -> int:
-    """Events of stream deal ``index``: ``deal``, one per action, ``dead_hand`` (dead),
-    ``hand_over`` once over, ``game_over`` after the match's last deal."""
-    n = _own_count(m, index)
-    if m.is_over and index == m.shown_index():
-        n += 1
-    return n
-
-
-#: ``event_order``'s mark of the ``game_over`` event.
-GAME_OVER = -1
-
-
-def event_order(m: Match, turns: str | None = None) -> list[tuple[int, int]]:
-    """Every numbered event of the match, in order: ``(deal index, position in that deal's
-    events)``, ``(GAME_OVER, 0)`` last once the match is over; the event numbered ``n`` (its
-    ``seq``) is the ``n``-th. Without ``turns``: the deals of player 0's stream one after the
-    other (a partnership's other table is played by computers and numbered in no one's
-    stream). With ``turns`` (partnership with people at both tables): both tables' deals
-    count, their actions in the order they were made (``turns``: the table, ``0`` or ``1``,
-    of every action of the match in order); a deal's end events follow its last action."""
-    out: list[tuple[int, int]] = []
-    if turns is None or m.scoring != "partnership":
-        for i in m.stream():
-            out.extend((i, k) for k in range(_own_count(m, i)))
-    else:
-        at = 0
-        i = 0
-        while i < len(m.deals):
-            pair = [j for j in (i, i + 1) if j < len(m.deals)
-                    and m.seatings[j].hand == m.seatings[i].hand]
-            nxt = dict.fromkeys(pair, 1)
-            out.extend((j, 0) for j in pair)
-            total = sum(len(m.deals[j].history) for j in pair)
-            marks = turns[at:at + total]
-            at += total
-            if len(marks) < total:  # a record older than the marks: table 0's first
-                marks = marks + "".join(str(m.seatings[j].table) * len(m.deals[j].history)
-                                        for j in pair)
-            done = dict.fromkeys(pair, 0)
-            for c in marks:
-                js = [j for j in pair if str(m.seatings[j].table) == c
-                      and done[j] < len(m.deals[j].history)]
-                if not js:
-                    continue
-                j = js[0]
-                done[j] += 1
-                out.append((j, nxt[j]))
-                nxt[j] += 1
-                if done[j] == len(m.deals[j].history):
-                    out.extend((j, k) for k in range(nxt[j], _own_count(m, j)))
-                    nxt[j] = _own_count(m, j)
-            i += len(pair)
-    if m.is_over:
-        out.append((GAME_OVER, 0))
-    return out
-
-
-def variant_seq(m: Match, turns: str | None = None) -> int:
-    """The match's sequence number: how many numbered events it has had
-    (:func:`event_order`)."""
-    if turns is None or m.scoring != "partnership":
-        return sum(stream_event_count(m, i) for i in m.stream())
-    return len(event_order(m, turns))
+def other_index(m: Game, seat: int) -> int | None:
+    """The deal of the current hand that ``seat`` does not play while it plays another (a
+    partnership's other table), if dealt."""
+    if not m.deals:
+        return None
+    hand = m.seatings[-1].hand
+    current = [i for i, s in enumerate(m.seatings) if s.hand == hand]
+    if not any(m.seatings[i].plays(seat) for i in current):
+        return None
+    others = [i for i in current if not m.seatings[i].plays(seat)]
+    return others[-1] if others else None
 
 
 # -------------------------------------------------------------------------------------- views
-def _seat_view(m: Match, index: int, seat: int) -> PlayerView:
+def _seat_view(m: Game, index: int, seat: int) -> PlayerView:
     """Deal ``index`` from ``seat``'s side: its own view if it plays it, else engine seat 0's,
     of which only public parts are used."""
     s = m.seatings[index]
@@ -153,16 +101,7 @@ def _event_json(seq: int, hand: int, player: int, kind: ActionKind, card: int | 
     return d
 
 
-def _game_over_winner(m: Match) -> int | None:
-    if m.scoring == "three_player":
-        return m.sheet.winner  # type: ignore[no-any-return]
-    if m.scoring == "partnership":
-        return m.sheet.final().winner  # type: ignore[no-any-return]  # the team
-    w, _ = m.person_result()
-    return w
-
-
-def _deal_events(m: Match, index: int, seat: int) -> list[dict[str, Any]]:
+def _deal_events(m: Game, index: int, seat: int) -> list[dict[str, Any]]:
     """Deal ``index``'s events without their numbers nor ``game_over``, as ``seat`` sees them
     (its own draws named only when it plays the deal)."""
     h = m.deals[index]
@@ -189,18 +128,18 @@ def _deal_events(m: Match, index: int, seat: int) -> list[dict[str, Any]]:
     return out
 
 
-def _game_over_event(m: Match) -> dict[str, Any]:
+def _game_over_event(m: Game) -> dict[str, Any]:
     ev: dict[str, Any] = {"hand": m.seatings[-1].hand, "seat": None, "type": "game_over",
-                          "winner": _game_over_winner(m), "text": "game over"}
+                          "winner": m.winner, "text": "game over"}
     if m.scoring == "partnership":
         ev["team"] = ev["winner"]
     return ev
 
 
-def _events_since(m: Match, since: int, seat: int, order: list[tuple[int, int]]
+def _events_since(m: Game, since: int, seat: int, order: list[tuple[int, int]]
                   ) -> list[dict[str, Any]]:
     """The events numbered after ``since`` of ``seat``'s stream, with their numbers."""
-    mine = set(m.stream(seat))
+    mine = set(stream(m, seat))
     rendered: dict[int, list[dict[str, Any]]] = {}
     out: list[dict[str, Any]] = []
     for n in range(max(0, since), len(order)):
@@ -217,16 +156,8 @@ def _events_since(m: Match, since: int, seat: int, order: list[tuple[int, int]]
     return out
 
 
-def deal_start(order: list[tuple[int, int]], index: int) -> int:
-    """The number of the event just before deal ``index``'s ``deal`` event."""
-    for n, (i, k) in enumerate(order):
-        if i == index and k == 0:
-            return n
-    return len(order)
-
-
 # ------------------------------------------------------------------------------------- results
-def public_result(m: Match, index: int, seat: int = PERSON) -> dict[str, Any] | None:
+def public_result(m: Game, index: int, seat: int = PERSON) -> dict[str, Any] | None:
     """``result`` of a finished deal with players for seats, as ``seat`` sees it; a deal
     ``seat`` did not play carries no knock discard."""
     s = m.seatings[index]
@@ -249,7 +180,7 @@ def _final_json(f: FinalScore) -> dict[str, Any]:
     return f.to_json()
 
 
-def _sheet_hands(m: Match, *, players: bool = False, games: bool = False
+def _sheet_hands(m: Game, *, players: bool = False, games: bool = False
                  ) -> list[dict[str, Any]]:
     """A score sheet's line per finished deal (winner and knocker as players), with the deal's
     ``players`` (three players) and the ``games`` it was entered in (Hollywood) when asked."""
@@ -270,8 +201,8 @@ def _sheet_hands(m: Match, *, players: bool = False, games: bool = False
     return hands
 
 
-def _hollywood_score(m: Match) -> dict[str, Any]:
-    sh = m.sheet
+def _hollywood_score(m: Game) -> dict[str, Any]:
+    sh: Any = m.sheet
     hands = _sheet_hands(m, games=True)
     games = []
     for j, g in enumerate(sh.games):
@@ -287,14 +218,13 @@ def _hollywood_score(m: Match) -> dict[str, Any]:
     totals = list(sh.totals())
     final = None
     if sh.is_over:
-        w, margin = m.person_result()
-        final = {"winner": w, "totals": totals, "margin": margin}
+        final = {"winner": m.winner, "totals": totals, "margin": m.margin()}
     return {"scoring": "hollywood", "target": m.rules.target, "hands": hands, "games": games,
             "totals": totals, "final": final}
 
 
-def _three_score(m: Match) -> dict[str, Any]:
-    sh = m.sheet
+def _three_score(m: Game) -> dict[str, Any]:
+    sh: Any = m.sheet
     hands = _sheet_hands(m, players=True)
     final = None
     settlements = []
@@ -316,8 +246,8 @@ def _three_score(m: Match) -> dict[str, Any]:
             "final": final}
 
 
-def _partnership_score(m: Match) -> dict[str, Any]:
-    sh = m.sheet
+def _partnership_score(m: Game) -> dict[str, Any]:
+    sh: Any = m.sheet
     hands = []
     run = [0, 0]
     for n, ((w0, p0), (w1, p1)) in enumerate(sh.tables, 1):
@@ -338,7 +268,7 @@ def _partnership_score(m: Match) -> dict[str, Any]:
             "hands": hands, "final": _final_json(sh.final()) if sh.is_over else None}
 
 
-def variant_score(m: Match) -> dict[str, Any]:
+def variant_score(m: Game) -> dict[str, Any]:
     if m.scoring == "hollywood":
         return _hollywood_score(m)
     if m.scoring == "three_player":
@@ -347,15 +277,15 @@ def variant_score(m: Match) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------------ the state
-def _reveal(m: Match, index: int, info: DealInfo) -> dict[str, Any]:
+def _reveal(m: Game, index: int, info: DealInfo) -> dict[str, Any]:
     s = m.seatings[index]
     return {"hand": s.hand, "deal": s.number, "table": s.table,
             "deck": [card_text(c) for c in m.deals[index].deck], "salt": info.salt,
             "commitment": info.commitment}
 
 
-def _other_table(m: Match, deals: Sequence[DealInfo], seat: int) -> dict[str, Any] | None:
-    i = m.other_index(seat)
+def _other_table(m: Game, deals: Sequence[DealInfo], seat: int) -> dict[str, Any] | None:
+    i = other_index(m, seat)
     if i is None:
         return None
     h = m.deals[i]
@@ -374,7 +304,7 @@ def _other_table(m: Match, deals: Sequence[DealInfo], seat: int) -> dict[str, An
             "revealed": _reveal(m, i, deals[i]) if h.is_over else None}
 
 
-def _phase(m: Match, h: HandState, view: PlayerView, plays: bool) -> str:
+def _phase(m: Game, h: HandState, view: PlayerView, plays: bool) -> str:
     if m.is_over:
         return "game-over"
     if h.is_over:
@@ -388,19 +318,18 @@ def _phase(m: Match, h: HandState, view: PlayerView, plays: bool) -> str:
     return "draw"
 
 
-def build_variant_state(*, game_id: str, match: Match, deals: Sequence[DealInfo], level: str,
-                        preset: str, since: int | None, hand_order: Sequence[str] | None,
-                        seat: int = PERSON, turns: str | None = None) -> dict[str, Any]:
+def build_variant_state(*, game_id: str, engine: TableEngine, deals: Sequence[DealInfo],
+                        level: str, preset: str, since: int | None,
+                        hand_order: Sequence[str] | None, seat: int = PERSON) -> dict[str, Any]:
     """The ``state`` of a variant table for player ``seat``, from its views only; the events
-    numbered after ``since`` (``None``: those of ``seat``'s deal in play). ``turns``: see
-    :func:`event_order`."""
-    m = match
-    index = m.shown_index(seat)
+    numbered after ``since`` (``None``: those of ``seat``'s deal in play)."""
+    m = engine.game
+    index = engine.shown(seat)
     h = m.deals[index]
     s = m.seatings[index]
     plays = s.plays(seat)
     view = _seat_view(m, index, seat)
-    order = event_order(m, turns)
+    order = event_order(m, engine.paced)
     if since is None:
         since = deal_start(order, index)
     if plays:
@@ -420,13 +349,13 @@ def build_variant_state(*, game_id: str, match: Match, deals: Sequence[DealInfo]
         arrangement = {"melds": [], "deadwood": [], "deadwood_points": 0}
         opponent = {"card_count": 0, "known": []}
         drawn = taken = None
-    if m.can_deal():
+    if not m.is_over and m.hand_over():
         legal.append({"action": "next hand", "type": "next_hand"})
     done = [i for i in range(len(m.deals)) if i != index and m.deals[i].is_over]
     # the last few finished deals' reveals; all of them: the record (docs/api.md)
     history = [_reveal(m, i, deals[i]) for i in done[-HISTORY_SHOWN:]]
     table: dict[str, Any] = {
-        "scoring": m.scoring, "players": m.players, "seats": list(s.players),
+        "scoring": m.scoring, "players": m.seats, "seats": list(s.players),
         "dealer": s.dealer, "sitting_out": s.dealer if m.scoring == "three_player" else None,
         "spectating": not plays, "deal": s.number, "hand": s.hand,
     }
@@ -471,3 +400,18 @@ def build_variant_state(*, game_id: str, match: Match, deals: Sequence[DealInfo]
         },
     }
 
+
+
+def build_table_state(engine: TableEngine, seat: int, since: int | None, *, game_id: str,
+                      deals: Sequence[DealInfo], level: str, preset: str,
+                      hand_order: Sequence[str] | None) -> dict[str, Any]:
+    """The ``state`` JSON for ``seat`` with the events after ``since`` (``None``: those of
+    its deal in play)."""
+    g = engine.game
+    if g.scoring == "standard":
+        if since is None:  # the events of the deal in play (its end included)
+            since = engine.seq() - deal_event_count(g, len(g.deals) - 1)
+        return build_state(game_id=game_id, game=g, deals=deals, level=level, preset=preset,
+                           since=since, hand_order=hand_order, seat=seat)
+    return build_variant_state(game_id=game_id, engine=engine, deals=deals, level=level,
+                               preset=preset, since=since, hand_order=hand_order, seat=seat)
