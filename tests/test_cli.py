@@ -505,7 +505,7 @@ def test_lazy_command_listed_without_import_then_runs(probe_module: str) -> None
 
 
 def test_planned_commands_are_registered_lazily() -> None:
-    assert {"serve", "tournament", "verify", "sheet"} <= set(cli._LAZY)
+    assert {"serve", "tournament", "verify", "sheet", "review"} <= set(cli._LAZY)
     assert all(lz.module.startswith("ginrummy.cli.") for lz in cli._LAZY.values())
 
 

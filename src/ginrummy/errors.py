@@ -128,6 +128,7 @@ REASONS: Final[dict[str, tuple[str, ...]]] = {
     "stale": (),
     "sheet_stale": (),
     "too_large": ("limit",),
+    "headers_too_large": ("limit",),
     "not_utf8": ("byte",),
     "body_unreadable": (),
     "body_invalid": ("fields",),
@@ -136,6 +137,7 @@ REASONS: Final[dict[str, tuple[str, ...]]] = {
     "too_many_sheets": ("seconds",),
     "too_many_messages": ("seconds",),
     "too_many_joins": ("seconds",),
+    "too_many_streams": ("seconds",),
     "other": ("text",),
 }
 

@@ -2,8 +2,12 @@
 ../shared/MARJJ.md: hand-worked positions for each rule, the expected decision derived by hand from
 the Java's logic (the arithmetic is in the comments), quirks included.
 
-Card ints are ``suit * 13 + rank`` with our suit order S, H, D, C (the Java's is C, H, S, D; no
-rule below depends on the suit order: "the next suit" only ever finds a set's missing card).
+Card ints are ``suit * 13 + rank`` with our suit order S, H, D, C (the Java's is C, H, S, D). Two
+rules depend on the Java's order, not ours: a set's "next suit" in the layoff estimate (the Java's
+``(id + 13) % 52``: C -> H -> S -> D -> C) and which of two equally estimated arrangements
+selectSpread keeps (the first its breadth-first search of meld sets finds); ``TestJavaOrder``
+works positions for both, and ``TestAgainstTheJavaSearch`` checks selectSpread against an
+independent re-enactment of that search.
 """
 
 from __future__ import annotations
@@ -13,16 +17,18 @@ import random
 from ginrummy.actions import Action, ActionKind
 from ginrummy.bots import Context, make_bot
 from ginrummy.bots.marjj import (
+    NEXT_SUIT,
     danger,
     discard_candidates,
     discard_scores,
     future_term,
+    java_order,
     layoff_estimate,
     read_state,
     select_spread,
     wants_face_up,
 )
-from ginrummy.cards import FULL_DECK, CardSet, parse_card, parse_cards
+from ginrummy.cards import FULL_DECK, POINTS, CardSet, card_text, parse_card, parse_cards
 from ginrummy.hand import HandState, Phase
 from ginrummy.rules import Rules
 from ginrummy.views import view_of
@@ -148,6 +154,220 @@ class TestSelectSpread:
 
     def test_no_meld(self) -> None:
         assert select_spread(m("AS 3H 5D 7C 9S JH KD 2C 4S 6H"), 0, 0) is None
+
+
+# --------------------------------------------------------------- the Java's suit and search order
+# A hand whose 11 cards have two minimum arrangements of 23 deadwood (issue 22):
+#   A = AC 2C 3C + 3H 4H 5H 6H, dead 3S 6S 7S 7C;  B = 3S 3H 3C + 4H 5H 6H, dead AC 2C 6S 7S 7C.
+HAND_T = "3S 6S 7S 3H 4H 5H 6H AC 3C 7C"
+
+
+class TestJavaOrder:
+    def test_next_suit_is_the_java_cycle(self) -> None:
+        # C -> H -> S -> D -> C, whatever our own suit order (S H D C) is.
+        assert [card_text(NEXT_SUIT[c(x)]) for x in ("7C", "7H", "7S", "7D")] == \
+            ["7H", "7S", "7D", "7C"]
+
+    def test_set_estimate_with_a_stale_opponent_card(self) -> None:
+        # 7S 7H 7D with 7C seen: each card adds 7 when its next card (7S -> 7D, 7H -> 7S,
+        # 7D -> 7C) counts. The opponent took 7S once and threw it back (stale opp_cards):
+        # 7H -> 7S counts -> 7. Under our own suit order (7S -> 7H, 7H -> 7D, 7D -> 7C) it
+        # would be 0.
+        seen = m("7S 7H 7D 7C")
+        assert layoff_estimate((m("7S 7H 7D"),), seen, m("7S")) == 7
+        # 7H stale instead: nothing points at 7H in the Java's cycle (7C -> 7H, 7C not in
+        # the set) -> 0 (our order's 7S -> 7H would have made it 7).
+        assert layoff_estimate((m("7S 7H 7D"),), seen, m("7H")) == 0
+
+    def test_the_cycle_decides_a_draw(self) -> None:
+        # 10 cards 7S 7H 7D 6D AC 2C 3C KH QS JC (deadwood 36: the set + AC-3C, dead 6D KH QS
+        # JC), 8D offered. 11 cards: two arrangements of 44: S = 7S 7H 7D + AC-3C (dead 6D 8D
+        # KH QS JC) and R = 6D 7D 8D + AC-3C (dead 7S 7H KH QS JC). The club run adds 3 (4C
+        # unseen) to both. 5D seen, 9D unseen: R = 8 (9D: 8D's value) + 3 = 11. The opponent
+        # took 7S and threw it back: S = 7 (7H -> 7S, stale) + 7 (7D -> 7C unseen) + 3 = 17.
+        # R is kept, 8D is melded, and the best discard (KH) leaves 34 < 36: take.
+        # (Under our own suit order S would be 7 + 3 = 10 and 8D would be left.)
+        hand = m("7S 7H 7D 6D AC 2C 3C KH QS JC")
+        seen = hand | m("8D 5D")
+        assert set(select_spread(hand | m("8D"), seen, m("7S")) or ()) == \
+            melds("6D 7D 8D", "AC 2C 3C")
+        assert wants_face_up(hand, c("8D"), seen, m("7S"))
+        # without the stale 7S: S = 10 < R = 11 -> S, 8D is deadwood: leave it.
+        assert not wants_face_up(hand, c("8D"), seen, 0)
+
+    def test_search_order(self) -> None:
+        # fewer melds first; then the melds' places in the Java's table: runs by the Java's suit
+        # (C H S D), lowest rank, length; then sets by rank, the one without C, H, S, D, then
+        # the four.
+        a, b = m("AC 2C 3C"), m("3H 4H 5H 6H")
+        assert java_order((m("9S 9H 9D 9C"),)) < java_order((a, b))
+        assert java_order((a, b)) < java_order((m("3S 3H 3C"), m("4H 5H 6H")))
+        assert java_order((m("AC 2C 3C"),)) < java_order((m("AC 2C 3C 4C"),)) \
+            < java_order((m("2C 3C 4C"),)) < java_order((m("AH 2H 3H"),)) \
+            < java_order((m("AS 2S 3S"),)) < java_order((m("AD 2D 3D"),)) \
+            < java_order((m("AH AS AD"),)) < java_order((m("AC AS AD"),)) \
+            < java_order((m("AC AH AD"),)) < java_order((m("AC AH AS"),)) \
+            < java_order((m("AC AH AS AD"),)) < java_order((m("2H 2S 2D"),))
+
+    def test_a_tie_goes_to_the_java_first(self) -> None:
+        # HAND_T + 2C offered, the opponent having discarded 2H (seen): A = 3 (4C: 3C's value)
+        # + 0 (2H seen) + 6 (7H: 6H's value) = 9; B = 3 (3S -> 3D unseen; 3H -> 3S and
+        # 3C -> 3H held) + 6 (7H) = 9. A tie: the Java's search finds A first (two runs, the
+        # club run first in its table; B holds a set, after every run) -> A, 2C is melded, and
+        # the best discard (7C) leaves 16 < 21 (HAND_T's best: 3S 3H 3C + 4H-6H, dead AC 6S
+        # 7S 7C): take. (Our own solver's order finds B first, which would leave 2C.)
+        hand = m(HAND_T)
+        seen = hand | m("2C 2H")
+        assert set(select_spread(hand | m("2C"), seen, 0) or ()) == \
+            melds("AC 2C 3C", "3H 4H 5H 6H")
+        assert wants_face_up(hand, c("2C"), seen, 0)
+        # with 2H unseen, A = 12 > B = 9: no tie, B, and 2C is left.
+        assert not wants_face_up(hand, c("2C"), hand | m("2C"), 0)
+
+    def test_a_tie_goes_to_the_java_first_end_to_end(self) -> None:
+        # MARJJ deals (seat 0) HAND_T; KD up, both pass; the opponent draws 2H and throws it;
+        # MARJJ draws KS and throws it; the opponent draws 2C and throws it: MARJJ takes 2C.
+        h = rig("4S 5S 8S 9D TD JD QD 8C 9C TC", HAND_T, "KD", "2H KS 2C")
+        for a in ("pass", "pass", "draw stock", "discard 2H", "draw stock", "discard KS",
+                  "draw stock", "discard 2C"):
+            h.apply(a)
+        assert h.current == 0 and h.phase is Phase.DRAW
+        assert read_state(view_of(h, 0)).seen == m(HAND_T) | m("KD 2H KS 2C")
+        assert decide(h).kind is ActionKind.DRAW_DISCARD
+
+
+# The Java's search, re-enacted independently (from reading GinRummyUtil's cardsToBestMeldSets
+# and MARJJ's getBestMeld, in the Java's own card ids): its meld table, a breadth-first search
+# over sets of meld indices yielding each maximal set when first dequeued, the minimum-deadwood
+# ones kept in that order, then the first with the smallest layoff estimate.
+_JAVA_SUITS = "CHSD"
+
+
+def _jid(x: int) -> int:
+    return _JAVA_SUITS.index(card_text(x)[1]) * 13 + x % 13
+
+
+def _from_jid(j: int) -> int:
+    return parse_card("A23456789TJQK"[j % 13] + _JAVA_SUITS[j // 13])
+
+
+def _java_table() -> list[list[int]]:
+    """Lists of meld masks (our ints); within a list each meld extends the one before."""
+    lists = []
+    for s in _JAVA_SUITS:
+        for lo in range(11):
+            run, grown = [], 0
+            for r in range(lo, 13):
+                grown |= 1 << parse_card("A23456789TJQK"[r] + s)
+                if r >= lo + 2:
+                    run.append(grown)
+            lists.append(run)
+    for r in "A23456789TJQK":
+        four = m(" ".join(r + s for s in _JAVA_SUITS))
+        lists += [[four & ~m(r + s)] for s in _JAVA_SUITS] + [[four]]
+    return lists
+
+
+_TABLE = _java_table()
+
+
+def _java_best_meld_sets(hand: int) -> list[list[int]]:
+    from collections import deque
+
+    found = []
+    for lst in _TABLE:
+        for x in lst:
+            if x & hand != x:
+                break
+            found.append(x)
+    queue = deque(frozenset([i]) for i in range(len(found)))
+    closed: set[frozenset[int]] = set()
+    maximal = []
+    while queue:
+        ids = queue.popleft()
+        if ids in closed:
+            continue
+        closed.add(ids)
+        used = 0
+        for i in ids:
+            used |= found[i]
+        grew = False
+        for i in range(len(found)):
+            if i not in ids and not used & found[i]:
+                grew = True
+                queue.append(ids | {i})
+        if not grew:
+            maximal.append([found[i] for i in sorted(ids)])
+    best: list[list[int]] = []
+    least = None
+    for arr in maximal:
+        used = 0
+        for x in arr:
+            used |= x
+        dw = sum(POINTS[x] for x in range(52) if hand >> x & 1 and not used >> x & 1)
+        if least is None or dw < least:
+            least, best = dw, []
+        if dw == least:
+            best.append(arr)
+    return best
+
+
+def _java_estimate(arr: list[int], seen: int, opp: int) -> int:
+    def counts(jid: int) -> bool:
+        x = _from_jid(jid)
+        return bool(opp >> x & 1) or not seen >> x & 1
+
+    total = 0
+    for meld in arr:
+        ids = sorted(_jid(x) for x in range(52) if meld >> x & 1)
+        if ids[0] // 13 == ids[1] // 13:
+            if ids[0] % 13 > 0 and counts(ids[0] - 1):
+                total += min(ids[0] % 13 + 1, 10)
+            if ids[-1] % 13 < 12 and counts(ids[-1] + 1):
+                total += min(ids[-1] % 13 + 1, 10)
+        else:
+            total += sum(min(j % 13 + 1, 10) for j in ids if counts((j + 13) % 52))
+    return total
+
+
+def _java_select(hand: int, seen: int, opp: int) -> set[int] | None:
+    best = _java_best_meld_sets(hand)
+    if not best:
+        return None
+    pick, least = best[0], None
+    for arr in best:
+        v = _java_estimate(arr, seen, opp)
+        if least is None or v < least:
+            pick, least = arr, v
+    return set(pick)
+
+
+class TestAgainstTheJavaSearch:
+    def test_the_re_enactment_on_the_worked_positions(self) -> None:
+        hand = m(HAND_T) | m("2C")
+        assert _java_select(hand, hand | m("2H"), 0) == melds("AC 2C 3C", "3H 4H 5H 6H")
+        assert _java_select(hand, hand, 0) == melds("3S 3H 3C", "4H 5H 6H")
+
+    def test_select_spread_matches_on_meld_rich_hands(self) -> None:
+        # 3,000 hands of 10 or 11 cards from the aces to fives (meld-rich: equal arrangements
+        # in one hand of eight), 0 to 47 random cards seen besides, random stale opponent cards
+        # (two of them in the hand).
+        rng = random.Random(22)
+        small = [x for x in range(52) if x % 13 < 5]
+        ties = 0
+        for _ in range(3000):
+            cards = rng.sample(small, rng.choice((10, 11)))
+            hand = sum(1 << x for x in cards)
+            seen = hand | sum(1 << x for x in rng.sample(range(52), rng.randrange(0, 48)))
+            opp = sum(1 << x for x in rng.sample(range(52), 6)) | \
+                sum(1 << x for x in rng.sample(cards, 2))
+            want = _java_select(hand, seen, opp)
+            got = select_spread(hand, seen, opp)
+            assert (None if got is None else set(got)) == want, CardSet(hand).format()
+            best = _java_best_meld_sets(hand)
+            vals = [_java_estimate(a, seen, opp) for a in best]
+            ties += vals.count(min(vals)) > 1 if vals else 0
+        assert ties >= 40  # the tie rule is exercised, not only the estimate (69 with seed 22)
 
 
 # ------------------------------------------------------------------------------------- draw

@@ -163,7 +163,7 @@ function fakeServer(scripts) {
         else ctrl.close();
       },
     });
-    return { status: s.status ?? 200, ok: (s.status ?? 200) < 300, body };
+    return { status: s.status ?? 200, ok: (s.status ?? 200) < 300, body, headers: new Headers(s.headers || {}) };
   };
   return { fetch, calls };
 }
@@ -202,6 +202,23 @@ test("the live connection applies states, reconnects with back-off and resumes f
   // after the drop: 500, then (failed, 503) 1000, 2000; a stream that opened resets the back-off
   assert.deepEqual(waits, [500, 1000, 2000, 500]);
   assert.deepEqual(statuses.slice(0, 4), ["connecting", "live", "reconnecting", "live"]);
+});
+
+test("a stream refused as one too many waits its Retry-After; a replaced one the longest back-off", async () => {
+  const srv = fakeServer([
+    { status: 429, headers: { "Retry-After": "10" } },
+    { chunks: ['event: state\nid: 2\ndata: {"seq": 2}\n\n', "event: replaced\ndata: {}\n\n"] },
+    { chunks: ['event: state\nid: 2\ndata: {"seq": 2}\n\n'], drop: true },
+  ]);
+  const waits = [];
+  const conn = new LiveConnection({
+    gameId: "g", token: "tok", since: () => 0, fetch: srv.fetch,
+    sleep: async (ms) => { waits.push(ms); if (waits.length > 2) conn.stop(); },
+  });
+  await conn.start();
+  // 429: 10 s (over the 0.5 s back-off); replaced: 8 s; an ordinary drop: 0.5 s again
+  assert.deepEqual(waits, [10000, 8000, 500]);
+  assert.equal(srv.calls.length, 3);
 });
 
 test("a refused token ends the live connection", async () => {

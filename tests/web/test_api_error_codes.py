@@ -125,6 +125,7 @@ def test_every_documented_code_is_produced(make_client: Callable[..., TestClient
     note(client.get("/api/games/no-such-game", headers=t.headers))      # not_found
     note(client.post(actions, json={"action": "pass", "seq": 0, "pad": "x" * 20_000},
                      headers=t.headers))                          # too_large
+    note(client.get("/api/meta", headers={"X-Pad": "x" * 20_000}))  # headers_too_large
     note(client.delete("/api/games"))                             # method_not_allowed
     note(client.get(f"/api/games/{t.id}/hands/1/replay", headers=t.headers))  # hand_in_play
     # tables of people (docs/tables.md)

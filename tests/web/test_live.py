@@ -25,10 +25,11 @@ ACTING = ("offer", "draw", "discard")
 
 
 @contextmanager
-def live_server(db: Path) -> Iterator[tuple[str, Any]]:
+def live_server(db: Path, **app_options: Any) -> Iterator[tuple[str, Any]]:
     import uvicorn
 
-    app = create_app(f"sqlite:///{db}", rate_limits=RateLimits(creates=None, requests=None))
+    app_options.setdefault("rate_limits", RateLimits(creates=None, requests=None))
+    app = create_app(f"sqlite:///{db}", **app_options)
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on",
                             timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)

@@ -20,6 +20,8 @@ import sqlalchemy as sa
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from ginrummy.web.headers import MAX_HEADER_BYTES
+
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
@@ -225,5 +227,15 @@ def test_authorization_and_cookie_headers(world: World, text: str, route: str) -
     r = world.send(method, url.format(g=world.game, s=world.sheet),
                    headers={"Authorization": b"Bearer " + raw,
                             "Cookie": b"ginrummy_player=" + raw + b"; lang=" + raw})
+    # the headers' size as the app sees them: the test client hands a header's bytes over as
+    # Latin-1 text encoded again in UTF-8 (each byte over 127 becomes two)
+    sent = sum(len(k) + len(v.decode("latin-1").encode("utf-8")) + 4
+               for k, v in r.request.headers.raw)
+    if sent > MAX_HEADER_BYTES:  # headers over the bound are refused before any work
+        assert r.status_code == 431, sent
+        return
+    if r.status_code == 431:  # near the bound: the request line counts too
+        assert sent > MAX_HEADER_BYTES - 200, sent
+        return
     if route != "GET /api/stats":
         assert r.status_code == 404  # never the owner's

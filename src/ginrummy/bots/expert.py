@@ -72,6 +72,8 @@ Only the view and the context are read; the worlds come from the context's rando
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..actions import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, Action, ActionKind
@@ -83,7 +85,7 @@ from . import kernel as K
 from .base import Context
 from .heuristic import HardBot, _legal_discard_cards, layoff_exposure
 from .knowledge import Knowledge, bits, min_spreads, neighbours, opponent_belief, read_view
-from .value import win_table
+from .value import win_chance_after, win_table
 
 __all__ = ["ExpertBot"]
 
@@ -157,6 +159,13 @@ def paired_z(vals: np.ndarray, i: int, j: int) -> float:
     if sd == 0.0:
         return 0.0 if m == 0.0 else (float("inf") if m > 0 else float("-inf"))
     return m / (sd / float(np.sqrt(d.shape[0])))
+
+
+#: the rollout kernel's kind of each searchable move
+_KERNEL_KIND = {ActionKind.TAKE: K.K_TAKE, ActionKind.DRAW_DISCARD: K.K_TAKE,
+                ActionKind.PASS: K.K_PASS, ActionKind.DRAW_STOCK: K.K_STOCK,
+                ActionKind.DISCARD: K.K_DISCARD, ActionKind.KNOCK: K.K_KNOCK,
+                ActionKind.GIN: K.K_GIN, ActionKind.BIG_GIN: K.K_BIG_GIN}
 
 
 def _same_move(a: Action, b: Action) -> bool:
@@ -319,19 +328,58 @@ class ExpertBot:
         return out
 
     # ------------------------------------------------------------------------------ search
+    def evaluate_moves(self, view: PlayerView, ctx: Context, moves: Sequence[Action],
+                       worlds: int) -> np.ndarray | None:
+        """The signed points of the deal (+: the view's seat scores them, -: the opponent does;
+        0: a dead hand or a tie) of each of ``moves`` (rows) in each of ``worlds`` sampled
+        worlds (columns), played out as :meth:`choose` searches: the same worlds for every move
+        (common random numbers, so that rows compare pair by pair), sampled from the view only,
+        with everything random drawn from ``ctx.rng``. For the review of a game
+        (:mod:`ginrummy.bots.review`), which grades every legal move, not only the candidates
+        :meth:`choose` searches. A knock is valued with a least-deadwood spread (R-4.5); a gin
+        with any card gives the same points (R-5.1).
+
+        :param moves: legal moves of ``view`` (:meth:`~ginrummy.hand.HandState.legal_actions`)
+            in the first-turn offer, a draw or holding 11 cards (not the fiftieth-card choice
+            of R-8.2).
+        :returns: an int64 array of shape ``(len(moves), worlds)``, or None when the view's card
+            counts do not add up.
+        :raises ValueError: a move the search cannot play from this phase.
+        """
+        phases = {Phase.OFFER: (ActionKind.TAKE, ActionKind.PASS),
+                  Phase.DRAW: (ActionKind.DRAW_DISCARD, ActionKind.DRAW_STOCK),
+                  Phase.DISCARD: (ActionKind.DISCARD, ActionKind.KNOCK, ActionKind.GIN,
+                                  ActionKind.BIG_GIN)}
+        allowed = phases.get(view.phase, ())
+        cands: list[tuple[int, int, Action]] = []
+        for a in moves:
+            if a.kind not in allowed:
+                raise ValueError(f"cannot search {a.text!r} in the {view.phase.value} phase")
+            cands.append((_KERNEL_KIND[a.kind], -1 if a.card is None else a.card, a))
+        know = read_view(view)
+        return self._search_points(view, ctx, know, opponent_belief(know), cands, worlds)
+
     def _evaluate(self, view: PlayerView, ctx: Context, know: Knowledge, p: dict[int, float],
                   cands: list[tuple[int, int, Action]], factor: float = 1.0
                   ) -> np.ndarray | None:
         """The value of each candidate (rows) in each sampled world (columns), or None when the
         view's card counts do not add up (then ``hard`` decides)."""
+        nc = len(cands)
+        nw = max(self.min_worlds, min(int(self.max_worlds * factor),
+                                      int(self.rollouts * factor) // nc))
+        out = self._search_points(view, ctx, know, p, cands, nw)
+        return None if out is None else self._value(view, ctx, out)
+
+    def _search_points(self, view: PlayerView, ctx: Context, know: Knowledge,
+                       p: dict[int, float], cands: list[tuple[int, int, Action]], nw: int
+                       ) -> np.ndarray | None:
+        """Signed points of each candidate (rows) in ``nw`` sampled worlds (columns), or None
+        when the view's card counts do not add up."""
         unseen = bits(know.unseen)
         n_opp = view.opponent_card_count - view.opponent_known.mask.bit_count()
         n_stock = view.stock_count
         if len(unseen) != n_opp + n_stock or n_opp < 0:
             return None
-        nc = len(cands)
-        nw = max(self.min_worlds, min(int(self.max_worlds * factor),
-                                      int(self.rollouts * factor) // nc))
         seed = ctx.rng.getrandbits(31)
         pile = np.zeros(64, dtype=np.int64)
         pile[:len(view.discard_pile)] = view.discard_pile
@@ -347,25 +395,14 @@ class ExpertBot:
         ck = np.array([c[0] for c in cands], dtype=np.int64)
         cc = np.array([c[1] for c in cands], dtype=np.int64)
         n_opp_disc = len(know.opp_discards)
-        camper = (self.opp_policy[0], self.opp_policy[1],
-                  self.opp_policy[2] if n_opp_disc < self.camper_turns else 0)
-        if self.opp_model == "camper":
-            groups = [(camper, nw)]
-        elif self.opp_model == "adaptive":
-            k = int(round(nw * camper_chance(self.camper_prior, n_opp_disc)))
-            groups = [(camper, k), (self.opp_policy, nw - k)]
-        else:
-            groups = [(self.opp_policy, nw)]
+        camper, groups = self._groups(n_opp_disc, nw)
         # the knock threshold each group's opponent had when it made its last discard
         was = self.opp_policy[2] if n_opp_disc - 1 < self.camper_turns else 0
         blocks = [(was if g[0] is camper else g[0][2], g[1]) for g in groups]
         opp_hands, stocks = self._worlds(view, know, p, nw, seed, blocks)
         outs = []
         start = 0
-        mine = [self.my_policy, self.my_policy]
-        cp = self.my_policy_camper
-        if cp is not None and self.opp_model in ("adaptive", "camper"):
-            mine[0] = (int(cp[0]), int(cp[1]), int(cp[2]))  # groups[0] is the camper's
+        mine = self._my_policies()
         for gi, (opp_pol, n) in enumerate(groups):
             if n <= 0:
                 continue
@@ -378,8 +415,57 @@ class ExpertBot:
                                  len(view.discard_pile), phase, view.dealer, know.offer_passes,
                                  forced, taken, ck, cc, krules, policy, seed + gi))
             start += n
-        out = outs[0] if len(outs) == 1 else np.concatenate(outs, axis=1)
-        return self._value(view, ctx, out)
+        return outs[0] if len(outs) == 1 else np.concatenate(outs, axis=1)
+
+    def _groups(self, n_opp_disc: int, nw: int
+                ) -> tuple[tuple[int, int, int], list[tuple[tuple[int, int, int], int]]]:
+        """The camper's rollout policy, and the blocks of worlds (in column order): the
+        opponent's rollout policy in each and how many worlds (see ``opp_model``)."""
+        camper = (self.opp_policy[0], self.opp_policy[1],
+                  self.opp_policy[2] if n_opp_disc < self.camper_turns else 0)
+        if self.opp_model == "camper":
+            return camper, [(camper, nw)]
+        if self.opp_model == "adaptive":
+            k = int(round(nw * camper_chance(self.camper_prior, n_opp_disc)))
+            return camper, [(camper, k), (self.opp_policy, nw - k)]
+        return camper, [(self.opp_policy, nw)]
+
+    def _my_policies(self) -> list[tuple[int, int, int]]:
+        """Our own rollout policy in each block of :meth:`_groups`."""
+        mine = [self.my_policy, self.my_policy]
+        cp = self.my_policy_camper
+        if cp is not None and self.opp_model in ("adaptive", "camper"):
+            mine[0] = (int(cp[0]), int(cp[1]), int(cp[2]))  # groups[0] is the camper's
+        return mine
+
+    def sample_worlds(self, view: PlayerView, ctx: Context, worlds: int
+                      ) -> tuple[np.ndarray, np.ndarray] | None:
+        """``worlds`` worlds as :meth:`evaluate_moves` samples them from ``view`` (the same
+        belief, ageing and weighing; everything random from ``ctx.rng``): the opponent's
+        hands (int64 card masks, shape (worlds,)) and the stock orders (card ints, shape
+        (worlds, stock count), top first); None when the view's card counts do not add up.
+        For measuring the review against play-outs (benchmarks/review.py)."""
+        know = read_view(view)
+        unseen = bits(know.unseen)
+        n_opp = view.opponent_card_count - view.opponent_known.mask.bit_count()
+        if len(unseen) != n_opp + view.stock_count or n_opp < 0:
+            return None
+        seed = ctx.rng.getrandbits(31)
+        camper, groups = self._groups(len(know.opp_discards), worlds)
+        was = self.opp_policy[2] if len(know.opp_discards) - 1 < self.camper_turns else 0
+        blocks = [(was if g[0] is camper else g[0][2], g[1]) for g in groups]
+        return self._worlds(view, know, opponent_belief(know), worlds, seed, blocks)
+
+    def own_policies(self, view: PlayerView, worlds: int) -> list[tuple[tuple[int, int, int], int]]:
+        """The rollout policy our own seat plays in the worlds of :meth:`evaluate_moves` for
+        ``view`` and ``worlds``: ``[(policy, n), ...]`` in column order, ``policy`` as the
+        kernel's ``(take rule, tie rule, knock threshold)``
+        (:data:`~ginrummy.bots.kernel.POLICY_FIELDS`), the counts summing to ``worlds``. The
+        review prices the luck of a drawn card with it (:mod:`ginrummy.bots.review`)."""
+        n_opp_disc = len(read_view(view).opp_discards)
+        _, groups = self._groups(n_opp_disc, worlds)
+        mine = self._my_policies()
+        return [(mine[i], n) for i, (_, n) in enumerate(groups) if n > 0]
 
     def _worlds(self, view: PlayerView, know: Knowledge, p: dict[int, float], nw: int,
                 seed: int, blocks: list[tuple[int, int]] | None = None
@@ -456,15 +542,7 @@ class ExpertBot:
         points ``out`` (or the points themselves outside a game)."""
         if ctx.hand_points is None:
             return out.astype(np.float64)
-        table = win_table(view.rules, ctx.target)
-        target = ctx.target
-        mine = min(ctx.hand_points[view.seat], target - 1)
-        theirs = min(ctx.hand_points[1 - view.seat], target - 1)
-        pad = table.shape[0] - 1
-        gain = np.clip(out, 0, None)
-        loss = np.clip(-out, 0, None)
-        a = np.minimum(mine + gain, pad)
-        b = np.minimum(theirs + loss, pad)
-        return np.asarray(table[a, b], dtype=np.float64)
+        return win_chance_after(win_table(view.rules, ctx.target), ctx.target,
+                                ctx.hand_points[view.seat], ctx.hand_points[1 - view.seat], out)
 
 

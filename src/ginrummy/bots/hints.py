@@ -57,8 +57,8 @@ from .heuristic import (
 )
 from .knowledge import min_spreads, opponent_belief, read_view
 
-__all__ = ["Hint", "Alternative", "Comparison", "hint", "plain_move", "tie_agreeing", "HINT_SEED",
-           "HINT_LEVEL", "knock_limit_now"]
+__all__ = ["Hint", "Alternative", "Comparison", "hint", "explain", "plain_move", "tie_agreeing",
+           "HINT_SEED", "HINT_LEVEL", "knock_limit_now"]
 
 #: the level whose move is suggested.
 HINT_LEVEL = "expert"
@@ -289,6 +289,20 @@ def hint(view: PlayerView, hand_points: tuple[int, int] | None = None,
         own = _search_note(view, chosen, bot, hand_points)
         note["value"], note["value_kind"] = own["value"], own["value_kind"]
     return replace(h, **note)
+
+
+def explain(view: PlayerView, action: Action, hand_points: tuple[int, int] | None = None,
+            target: int = 100) -> Hint:
+    """The numbers and reason of the module docstring for any legal ``action`` of ``view``
+    (not only the suggested one; no search: ``plain``, ``value`` and the like are left unset).
+    The review of a game (:mod:`ginrummy.bots.review`) explains the move played and the best
+    move with it, in the hints' words. ``hand_points`` and ``target`` as for :func:`hint`.
+
+    :raises ValueError: it is not the view's seat's turn.
+    """
+    if not view.legal:
+        raise ValueError("not this seat's turn")
+    return _explain(view, action, hand_points, target)
 
 
 def tie_agreeing(view: PlayerView, action: Action) -> Action:

@@ -26,9 +26,11 @@ policy, written from ``/work/shared/MARJJ.md`` and from reading the public Java 
 As defender our engine lays off optimally for it (the EAAI host lays off first-fit), so our copy
 is very slightly stronger than the Java there. Its hand order (for "the first gin discard") is its
 dealt cards by ascending card int, then draws in order; the Java keeps the host's dealing order.
-Among equally scored spreads the first in :func:`~ginrummy.bots.knowledge.min_spreads`'s order
-is shown (the Java's order is that of its own meld-set search). The dealt hand, ``seen`` and the
-rest come only from the view (DESIGN.md principle 6).
+Among equally scored spreads the first in the Java's own search order is chosen
+(:func:`java_order`), and a set's "next suit" follows the Java's suit cycle C, H, S, D
+(:data:`NEXT_SUIT`), not our suit order (issue 22: an independent port of the Java found each
+changing a draw about once in 10,000 to 25,000).
+The dealt hand, ``seen`` and the rest come only from the view (DESIGN.md principle 6).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from .base import Context
 from .knowledge import bits, min_spreads
 
 __all__ = ["MarjjBot", "MarjjState", "read_state", "select_spread", "layoff_estimate",
+           "java_order", "JAVA_MELD_INDEX", "NEXT_SUIT",
            "discard_candidates", "future_term", "danger", "discard_scores", "wants_face_up"]
 
 #: the Java's constants (v5): future-deadwood weight and decay, cards averaged, filter width.
@@ -153,13 +156,54 @@ def _counts(c: int, seen: int, opp: int) -> bool:
     return bool(opp >> c & 1) or not seen >> c & 1
 
 
+#: our suit index (S H D C) -> the Java's (C H S D: its card id is suit * 13 + rank).
+_JAVA_SUIT = (2, 1, 3, 0)
+_OUR_SUIT = tuple(_JAVA_SUIT.index(j) for j in range(4))
+#: per card: the same rank in the next suit of the Java's cycle C -> H -> S -> D -> C (its
+#: ``(id + 13) % 52``): 7S -> 7D, 7H -> 7S, 7D -> 7C, 7C -> 7H.
+NEXT_SUIT = tuple(_OUR_SUIT[(_JAVA_SUIT[x // 13] + 1) % 4] * 13 + x % 13 for x in range(52))
+
+
+def _java_meld_table() -> dict[int, int]:
+    """Meld mask -> its position in the Java's meld table (``GinRummyUtil``'s list): the runs
+    first, by the Java's suit (C H S D), then lowest rank, then length; then the sets by rank,
+    each rank's four three-card sets (without C, H, S, D in turn) before its four-card set."""
+    table: dict[int, int] = {}
+    for js in range(4):
+        base = _OUR_SUIT[js] * 13
+        for lo in range(11):
+            for hi in range(lo + 2, 13):
+                table[sum(1 << (base + r) for r in range(lo, hi + 1))] = len(table)
+    for rank in range(13):
+        four = sum(1 << (s * 13 + rank) for s in range(4))
+        for js in range(4):
+            table[four & ~(1 << (_OUR_SUIT[js] * 13 + rank))] = len(table)
+        table[four] = len(table)
+    return table
+
+
+JAVA_MELD_INDEX = _java_meld_table()
+
+
+def java_order(arrangement: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    """Sort key of an arrangement (meld masks) in the order the Java's breadth-first search of
+    meld-index sets finds it (``cardsToAllMaximalMeldSets``): fewer melds first, then the sorted
+    positions of its melds in :data:`JAVA_MELD_INDEX`, compared lexicographically.
+
+    :raises KeyError: when a mask is not a meld.
+    """
+    return len(arrangement), tuple(sorted(JAVA_MELD_INDEX[x] for x in arrangement))
+
+
 def layoff_estimate(melds: tuple[int, ...], seen: int, opp: int) -> int:
-    """The Java's estimate of the opponent's layoffs on ``melds`` (meld masks).
+    """The Java's estimate of the opponent's layoffs on ``melds`` (meld masks), in points.
 
     Run from rank lo to hi: if lo > 0 and the card below counts, add the value of the run's LOW
     card (the Java's off-by-one: not the layoff card's value); if hi < 12 and the card above
     counts, add the value of the run's HIGH card. Set: for each card, if the same rank in the
-    next suit counts, add the card's value. "Counts" = in ``opp`` or not in ``seen``.
+    next suit of the Java's cycle (C -> H -> S -> D -> C, :data:`NEXT_SUIT`) counts, add the
+    card's value. "Counts" = in ``opp`` or not in ``seen``; the cycle matters only when a card of
+    the set is itself a stale ``opp`` entry (the opponent took it and threw it back).
     """
     total = 0
     for m in melds:
@@ -172,19 +216,21 @@ def layoff_estimate(melds: tuple[int, ...], seen: int, opp: int) -> int:
                 total += POINTS[hi]
         else:
             for c in cs:
-                if _counts((c + 13) % 52, seen, opp):
+                if _counts(NEXT_SUIT[c], seen, opp):
                     total += POINTS[c]
     return total
 
 
 def select_spread(mask: int, seen: int, opp: int) -> tuple[int, ...] | None:
-    """Among the minimum-deadwood arrangements of ``mask``, the first with the smallest
-    :func:`layoff_estimate`; None when the cards hold no meld at all (the Java's empty list)."""
+    """Among the minimum-deadwood arrangements of ``mask``, the one with the smallest
+    :func:`layoff_estimate`, ties to the first in the Java's search order (:func:`java_order`);
+    None when the cards hold no meld at all (the Java's empty list)."""
     if not melds_in(mask):
         return None
     arrs = min_spreads(mask, min_deadwood_mask(mask), limit=1 << 16)
     if len(arrs) == 1:
         return arrs[0]
+    arrs.sort(key=java_order)
     best = arrs[0]
     best_v = layoff_estimate(best, seen, opp)
     for a in arrs[1:]:

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..rules import Rules
 
-__all__ = ["win_table", "deal_points_model"]
+__all__ = ["win_table", "deal_points_model", "win_chance_after"]
 
 _MAX_POINTS = 160
 
@@ -58,3 +58,25 @@ def win_table(rules: Rules, target: int | None = None) -> np.ndarray:
     """The game-win table for ``rules`` (see the module docstring); cached."""
     return _table(target if target is not None else rules.target, rules.gin_bonus,
                   rules.undercut_bonus)
+
+
+def win_chance_after(table: np.ndarray, target: int, mine: int, theirs: int,
+                     points: np.ndarray) -> np.ndarray:
+    """The chance (0..1, float64, the shape of ``points``) of winning the game after a deal
+    worth ``points`` (signed hand points: + the player with ``mine`` hand points scores them,
+    - the one with ``theirs`` does, 0 a dead hand or a tie), read from ``table``
+    (:func:`win_table` for ``target``); scores at or past the target count as just below it
+    (R-10.1: the game would be over already).
+
+    >>> t = win_table(Rules.preset("standard"))
+    >>> [round(float(x), 2) for x in win_chance_after(t, 100, 90, 0, np.array([-5, 10]))]
+    [0.91, 1.0]
+    """
+    mine = min(mine, target - 1)
+    theirs = min(theirs, target - 1)
+    pad = table.shape[0] - 1
+    gain = np.clip(points, 0, None)
+    loss = np.clip(-points, 0, None)
+    a = np.minimum(mine + gain, pad)
+    b = np.minimum(theirs + loss, pad)
+    return np.asarray(table[a, b], dtype=np.float64)

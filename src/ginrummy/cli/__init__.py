@@ -6,9 +6,10 @@
   ``analyze`` and ``score``.
 - one module per command: :mod:`~ginrummy.cli.analyze`, :mod:`~ginrummy.cli.score`,
   :mod:`~ginrummy.cli.sheet`, :mod:`~ginrummy.cli.verify`, :mod:`~ginrummy.cli.tournament`,
-  :mod:`~ginrummy.cli.serve`. ``analyze`` and ``score`` are registered when this package is
-  imported; the others are imported only when they run, so ``ginrummy --help`` never imports
-  FastAPI or uvicorn.
+  :mod:`~ginrummy.cli.serve`, :mod:`~ginrummy.cli.review` (its English words in
+  :mod:`~ginrummy.cli.review_words`). ``analyze`` and ``score`` are registered when this
+  package is imported; the others are imported only when they run, so ``ginrummy --help``
+  never imports FastAPI or uvicorn.
 
 The script's entry point is :func:`main` (``ginrummy = "ginrummy.cli:main"``); ``python -m
 ginrummy.cli`` runs it too.
@@ -28,3 +29,4 @@ lazy_command("serve", "ginrummy.cli.serve:app")
 lazy_command("tournament", "ginrummy.cli.tournament:app")
 lazy_command("verify", "ginrummy.cli.verify:app")
 lazy_command("sheet", "ginrummy.cli.sheet:app")
+lazy_command("review", "ginrummy.cli.review:app")

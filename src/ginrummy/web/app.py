@@ -35,13 +35,15 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from .. import rules as rules_module
 from ..bots import DEFAULT_LEVEL, LEVELS
+from ..bots.strength import level_ratings
 from ..errors import RulesError
 from ..rules import FIELD_CHOICES, NEW_TARGET_MAX, PRESETS, Rules, check_new_target
 from ..store import Store, default_database_url
 from ..store.retention import Retention
 from .delivery import RevalidatedStatic, add_head_extras, revalidated_file
 from .encoding import JSONAnswer
-from .errors import BadRequest, NotFound, Stale, Unavailable, from_engine
+from .errors import BadRequest, NotFound, RateLimited, Stale, Unavailable, from_engine
+from .headers import CSP, HSTS, MAX_HEADER_BYTES, security_headers
 from .housekeeping import retention_task
 from .i18n import LANGUAGE_NAMES, LANGUAGES, negotiate, valid_language
 from .keeper_api import install_keeper
@@ -61,14 +63,15 @@ from .schemas import (
     StaleOut,
     error_response,
 )
-from .seating import Seating
+from .seating import MESSAGE_LIMIT, MESSAGE_WINDOW, Seating
 from .service import TableService
+from .streams import StreamGate, StreamLimits, raise_descriptor_limit
 from .tables_api import install_tables
 from .text import TextError, printable
 from .tutorial_api import install_tutorial
 from .workers import Workers
 
-__all__ = ["create_app", "serve", "PLAYER_COOKIE", "LANG_COOKIE", "MAX_BODY_BYTES"]
+__all__ = ["create_app", "serve", "PLAYER_COOKIE", "LANG_COOKIE", "MAX_BODY_BYTES", "CSP", "HSTS"]
 
 WEB_DIR = Path(__file__).resolve().parent
 STATIC_DIR = WEB_DIR / "static"
@@ -87,15 +90,9 @@ REQUEST_THREADS = 16
 #: game's state, the live streams' reads and presence; the rest are anyio's (other requests)
 HOT_THREADS = 8
 _PLAYER_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+#: what a bearer token may look like (ours are 43 url-safe characters: 32 random bytes)
+_TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
 _YEAR = 365 * 24 * 3600
-#: sent on every answer served over HTTPS (two years, the usual preload minimum is one)
-HSTS = f"max-age={2 * _YEAR}"
-
-# no inline style: the pages set positions through the CSSOM (element.style), which a CSP allows
-CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; "
-       "script-src 'self'; connect-src 'self'; font-src 'self' data:; "
-       "media-src 'self' data: blob:; object-src 'none'; base-uri 'self'; "
-       "frame-ancestors 'none'; form-action 'self'")
 
 
 def _documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -107,6 +104,37 @@ def _documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
             429: (ErrorOut, "rate limited (header Retry-After)")}
     return {s: {"model": what[s][0], "description": what[s][1]} for s in statuses}
 
+
+
+class HeaderLimit:
+    """Pure ASGI middleware, the outermost: a request whose line and headers take more than
+    ``limit`` bytes gets 431 ``headers_too_large`` (JSON, with the security headers) before any
+    other work: no cookie is read, no limit counts it, nothing of it is kept.
+
+    ``ginrummy serve``'s HTTP protocol refuses such a request already while reading it
+    (:class:`~ginrummy.web.timeouts.TimedHttpToolsProtocol`, with the same bound, counted on
+    the wire): this is the app's own bound under any ASGI server."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_HEADER_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            # as on the wire: "GET /path?query HTTP/1.1", then "name: value" lines
+            size = len(scope.get("raw_path") or b"") + len(scope.get("query_string", b"")) + 16
+            for k, v in scope.get("headers", ()):
+                size += len(k) + len(v) + 4
+                if size > self.limit:
+                    resp = error_response(431, "headers_too_large", "headers_too_large",
+                                          {"limit": self.limit})
+                    for name, value in security_headers(scope.get("scheme") == "https"):
+                        resp.headers[name] = value
+                    resp.headers["Cache-Control"] = "no-store"
+                    resp.headers["Connection"] = "close"
+                    await resp(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
 
 
 class BodyLimit:
@@ -234,12 +262,8 @@ class PerRequest:
                 h = MutableHeaders(scope=message)
                 if set_cookie:
                     h.append("set-cookie", _player_cookie(pid or "", secure=https))
-                if https:
-                    h.setdefault("Strict-Transport-Security", HSTS)
-                h.setdefault("X-Content-Type-Options", "nosniff")
-                h.setdefault("Referrer-Policy", "same-origin")
-                h.setdefault("X-Frame-Options", "DENY")
-                h.setdefault("Content-Security-Policy", CSP)
+                for name, value in security_headers(https):
+                    h.setdefault(name, value)
                 if is_api:
                     h.setdefault("Cache-Control", "no-store")
             await send(message)
@@ -258,12 +282,16 @@ class PerRequest:
 
 
 def _bearer(authorization: str | None) -> str | None:
-    if not authorization:
+    """The bearer token of an ``Authorization`` header, or ``None`` (no token: the routes answer
+    404) when there is none or it cannot be one of ours (:data:`_TOKEN_RE`): an over-long or
+    odd token is refused before any work, and nothing keeps it."""
+    if not authorization or len(authorization) > 200:
         return None
     scheme, _, token = authorization.strip().partition(" ")
     if scheme.lower() != "bearer":
         return None
-    return token.strip() or None
+    token = token.strip()
+    return token if _TOKEN_RE.match(token) else None
 
 
 def _client_ip(request: Request) -> str:
@@ -341,7 +369,8 @@ def _static_page(request: Request, query: str | None, file: str, missing: str) -
 
 
 def create_app(database_url: str | None = None, *, rate_limits: RateLimits | None = None,
-               max_body: int = MAX_BODY_BYTES, retention: Retention | None = None) -> FastAPI:
+               max_body: int = MAX_BODY_BYTES, retention: Retention | None = None,
+               live_limits: StreamLimits | None = None) -> FastAPI:
     """The web game.
 
     :param database_url: any SQLAlchemy URL; default ``$GINRUMMY_DATABASE_URL``, else a SQLite
@@ -351,6 +380,8 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     :param max_body: largest accepted request body in bytes.
     :param retention: what the server deletes and when (default: :meth:`Retention.from_env`;
         docs/retention.md), swept in the background while the app runs.
+    :param live_limits: the bounds on live streams (default: ``$GINRUMMY_LIVE_LIMITS``, see
+        :meth:`StreamLimits.from_env`; docs/deploy.md).
     """
     limits = rate_limits or RateLimits.from_env(os.environ.get("GINRUMMY_RATE_LIMITS"))
     keep = retention or Retention.from_env()
@@ -362,13 +393,15 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     hub = LiveHub()
     # counted in PostgreSQL and shared by every process; in memory with SQLite (one process)
     counter = None
-    if store.postgres and (limits.creates or limits.requests):
+    if store.postgres:
         from ..store.ratelimits import RateCounter
 
         counter = RateCounter(store.engine)
     create_by_ip = make_limiter("create_ip", limits.creates, limits.window, counter)
     create_by_player = make_limiter("create_player", limits.creates, limits.window, counter)
     requests_by_ip = make_limiter("requests_ip", limits.requests, limits.window, counter)
+    # the quick messages' own limit per seat, whatever the others (docs/tables.md)
+    by_seat = make_limiter("messages", MESSAGE_LIMIT, MESSAGE_WINDOW, counter)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -395,7 +428,8 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     # text answers over 500 bytes gzipped for clients that accept it (level 6: most of the
     # gain of 9 for less CPU); event streams and images are left alone by Starlette
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
-    app.add_middleware(PerRequest, limiter=requests_by_ip)  # outermost: sees every answer
+    app.add_middleware(PerRequest, limiter=requests_by_ip)  # sees every answer but the next's
+    app.add_middleware(HeaderLimit)  # outermost: oversized headers cost nothing more
 
     # (the handlers run on the event loop, in the request's context: its language)
     @app.exception_handler(Stale)
@@ -410,6 +444,10 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     @app.exception_handler(Unavailable)
     async def _unavailable(_request: Request, exc: Unavailable) -> JSONResponse:
         return error_response(exc.status, exc.code, exc.reason, exc.params)
+
+    @app.exception_handler(RateLimited)
+    async def _over(_request: Request, exc: RateLimited) -> JSONResponse:
+        return _rate_limited(exc.seconds, exc.reason)
 
     @app.exception_handler(BadRequest)
     async def _bad(_request: Request, exc: BadRequest) -> JSONResponse:
@@ -463,6 +501,8 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
             "presets": {name: r.to_dict() for name, r in PRESETS.items()},
             "fields": _rules_fields(),
             "levels": list(LEVELS),
+            "level_ratings": {k: round(v.rating, 1) for k, v in level_ratings().items()
+                              if k in LEVELS},
             "default_level": DEFAULT_LEVEL,
             "languages": list(LANGUAGES),
             "language_names": dict(LANGUAGE_NAMES),
@@ -578,8 +618,8 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
 
     install_keeper(app, service.vstore, page=_static_page, bearer=_bearer,  # /keeper
                    creation_limit=lambda request: _limited(request, "too_many_sheets"))
-    install_tables(app, Seating(service), hub, workers, bearer=_bearer, limited=_limited,
-                   page=_static_page)  # tables of people, /join, the live stream
+    install_tables(app, Seating(service, by_seat), hub, workers, bearer=_bearer, limited=_limited,
+                   page=_static_page, gate=StreamGate(live_limits))  # tables, /join, live
     install_replay(app, service, page=_static_page, bearer=_bearer)  # /replay
     install_tutorial(app, page=_static_page)  # /tutorial
     STATIC_DIR.mkdir(parents=True, exist_ok=True)
@@ -691,6 +731,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     from .timeouts import BODY_TIMEOUT, HEADER_TIMEOUT, TimedHttpToolsProtocol
 
     url = database_url or os.environ.get("GINRUMMY_DATABASE_URL") or default_database_url()
+    # every live stream holds a descriptor: the soft limit (often 1,024) up to the hard one,
+    # before the workers start (they inherit it)
+    raise_descriptor_limit()
     if workers < 1:
         raise ValueError("workers must be at least 1")
     if workers > 1 and _is_sqlite(url):

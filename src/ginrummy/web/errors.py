@@ -11,8 +11,8 @@ from typing import Any
 
 from ..errors import GinRummyError, check_reason
 
-__all__ = ["NotFound", "BadRequest", "Illegal", "Unavailable", "Refused", "Stale", "Reasoned",
-           "from_engine", "text_reason"]
+__all__ = ["NotFound", "BadRequest", "Illegal", "Unavailable", "Refused", "RateLimited", "Stale",
+           "Reasoned", "from_engine", "text_reason"]
 
 
 class Reasoned(Exception):
@@ -101,6 +101,15 @@ class Unavailable(Reasoned):
 class Refused(Unavailable):
     """A table operation refused (403 ``not_creator``; 409 ``table_full``, ``seat_taken``,
     ``started``, ``seats_open``, ``not_waiting``, ``not_away``, ``name_taken``)."""
+
+
+class RateLimited(Reasoned):
+    """Over a limit (429 ``rate_limited``, header ``Retry-After``): ``seconds`` to wait, a whole
+    number at least 1, worded by ``reason`` (e.g. ``too_many_messages``)."""
+
+    def __init__(self, reason: str, wait: float) -> None:
+        self.seconds = max(1, int(wait + 0.999))
+        super().__init__(reason, {"seconds": self.seconds})
 
 
 class Stale(Exception):

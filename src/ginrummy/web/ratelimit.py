@@ -8,6 +8,7 @@ behind the game's commits on SQLite's single writer and waiting for a disk flush
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
@@ -18,7 +19,8 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from ..store.ratelimits import RateCounter
 
-__all__ = ["Limiter", "RateLimiter", "RateLimits", "SharedRateLimiter", "make_limiter"]
+__all__ = ["Limiter", "RateLimiter", "RateLimits", "SharedRateLimiter", "make_limiter",
+           "KEY_MAX", "bounded_key"]
 
 log = logging.getLogger("ginrummy.web")
 
@@ -88,8 +90,30 @@ class RateLimits:
         return cls(creates=creates, requests=requests, window=window)
 
 
+#: the longest key a limiter keeps as it is (characters); a longer one is kept as its digest
+KEY_MAX = 80
+
+
+def bounded_key(key: str) -> str:
+    """``key`` as a limiter keeps it: itself when at most :data:`KEY_MAX` plain ASCII
+    characters, else its SHA-256 (64 hex characters), so that what a limiter holds per key does
+    not grow with what a client sends.
+
+    >>> bounded_key("203.0.113.7")
+    '203.0.113.7'
+    >>> len(bounded_key("x" * 1_000_000))
+    64
+    """
+    if len(key) <= KEY_MAX and key.isascii() and key.isprintable():
+        return key
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 class RateLimiter:
-    """At most ``limit`` hits per ``window`` seconds for each key, counted in this process."""
+    """At most ``limit`` hits per ``window`` seconds for each key, counted in this process.
+
+    Its memory is bounded: at most ``max_keys`` keys of at most :data:`KEY_MAX` characters
+    (:func:`bounded_key`), each with at most ``limit`` moments."""
 
     blocking = False
 
@@ -103,6 +127,7 @@ class RateLimiter:
     def hit(self, key: str, now: float | None = None) -> float:
         """Count one hit for ``key``. Returns 0 when allowed, else the seconds to wait."""
         t = time.monotonic() if now is None else now
+        key = bounded_key(key)
         with self._lock:
             q = self._hits.get(key)
             if q is None:
@@ -115,6 +140,10 @@ class RateLimiter:
                 return max(0.001, q[0] + self.window - t)
             q.append(t)
             return 0.0
+
+    def __len__(self) -> int:
+        """The keys held now."""
+        return len(self._hits)
 
     def _prune(self, t: float) -> None:
         for k in [k for k, q in self._hits.items() if not q or q[-1] <= t - self.window]:

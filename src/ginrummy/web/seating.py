@@ -23,7 +23,8 @@ from ..store import GameRow
 from ..store.tables import MessageRow, SeatRow, TableRow, TableStore
 from ..store.variants import VariantStore
 from ..variants import PLAYER_COUNT
-from .errors import BadRequest, NotFound, Refused
+from .errors import BadRequest, NotFound, RateLimited, Refused
+from .ratelimit import Limiter, RateLimiter
 from .service import TableService
 from .service_base import invite_code, token_hash
 from .table_inputs import INVITE_CODE_RE, KINDS, MESSAGES, checked_name
@@ -31,10 +32,13 @@ from .table_records import Loaded, Seated
 from .table_state import next_change, seat_row, seats_json, table_status
 from .text import name_key
 
-__all__ = ["Seating", "LiveView", "PRESENCE_LEASE"]
+__all__ = ["Seating", "LiveView", "PRESENCE_LEASE", "MESSAGE_LIMIT", "MESSAGE_WINDOW"]
 
 #: how long an open live stream keeps its seat connected after each refresh (seconds).
 PRESENCE_LEASE = 25.0
+#: quick messages a seat may send per :data:`MESSAGE_WINDOW` seconds (docs/tables.md)
+MESSAGE_LIMIT = 12
+MESSAGE_WINDOW = 60.0
 
 
 @dataclass(frozen=True)
@@ -55,10 +59,16 @@ class LiveView:
 
 
 class Seating:
-    """The seat operations of ``svc``'s tables. Thread-safe as the service is."""
+    """The seat operations of ``svc``'s tables. Thread-safe as the service is.
 
-    def __init__(self, svc: TableService) -> None:
+    ``message_limits``: the quick-message limit, per seat (keys ``"<game_id>:<seat>"``); by
+    default counted in this process (:class:`~ginrummy.web.ratelimit.RateLimiter`), shared by
+    every process when the app gives one counted in the database."""
+
+    def __init__(self, svc: TableService, message_limits: Limiter | None = None) -> None:
         self.svc = svc
+        self.message_limits: Limiter = message_limits or RateLimiter(MESSAGE_LIMIT,
+                                                                     MESSAGE_WINDOW)
 
     def _table_of(self, seated: Seated) -> TableRow:
         if seated.table is None:
@@ -336,15 +346,23 @@ class Seating:
         return loaded, new_table
 
     def message(self, game_id: str, token: str | None, message: str) -> dict[str, Any]:
-        """A preset quick message from the seat (docs/tables.md). Returns its state.
+        """A preset quick message from the seat (docs/tables.md). Returns its state. The message
+        and the token are checked before the seat's limit counts it: a refused request is not
+        counted, and the limit keeps nothing of what an unknown token sends.
 
         :raises BadRequest: ``message`` (not a preset code).
+        :raises NotFound: unknown game or no seat's token.
+        :raises RateLimited: the seat sent :data:`MESSAGE_LIMIT` messages in the last
+            :data:`MESSAGE_WINDOW` seconds (nothing is stored).
         """
         if message not in MESSAGES:
             raise BadRequest("message", "quick_message", choices=list(MESSAGES))
         with self.svc.records.lock(game_id):
             seated = self.svc.records.authorize(game_id, token)
             self._table_of(seated)
+            wait = self.message_limits.hit(f"{game_id}:{seated.seat}")
+            if wait:
+                raise RateLimited("too_many_messages", wait)
             loaded = self.svc.records.load(seated.row)
             self.svc.tables.add_message(game_id, MessageRow(seated.seat, message, loaded.seq,
                                                         time.time()))

@@ -27,8 +27,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..actions import Action
-from ..bots import DEFAULT_LEVEL, Bot, make_bot
+from ..bots import DEFAULT_LEVEL, LEVELS, Bot, make_bot
 from ..bots.hints import hint
+from ..bots.strength import level_ratings
 from ..cards import card_text
 from ..errors import IllegalActionError, InvalidNotationError, RulesError, shown_value
 from ..fairness import commitment_of, new_salt, shuffled_deck
@@ -42,6 +43,7 @@ from ..views import view_of
 from .engines import TableEngine
 from .errors import BadRequest, Illegal, NotFound, Stale, Unavailable
 from .fairness_record import fairness_record
+from .rating_stats import person_rating
 from .service_base import invite_code, token_hash
 from .state import YOU, DealInfo
 from .stats import player_stats
@@ -551,8 +553,11 @@ class TableService:
 
     def stats(self, player_id: str | None) -> dict[str, Any]:
         """Statistics of one browser (``player_id``): the games it created and the tables it
-        joined, each from its own seat (:func:`ginrummy.web.stats.player_stats`)."""
-        return player_stats(self.store, self.tables, player_id, self.vstore.scorings)
+        joined, each from its own seat (:func:`ginrummy.web.stats.player_stats`), and its
+        rating (:func:`ginrummy.web.rating_stats.person_rating`)."""
+        out = player_stats(self.store, self.tables, player_id, self.vstore.scorings)
+        out["rating"] = person_rating(self.store.single, player_id, level_ratings(), LEVELS)
+        return out
 
 
 #: the name the app and older code use.

@@ -15,15 +15,16 @@ from typing import Any
 import anyio
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
+from starlette.types import Receive, Scope, Send
 
 from .encoding import JSONAnswer, dumps
-from .errors import NotFound
+from .errors import NotFound, RateLimited
 from .live import LiveHub
 from .presence import Lease, PresenceKeeper
-from .ratelimit import RateLimiter
-from .schemas import ErrorOut, JoinIn, MalformedOut, MessageIn, SeatPut
+from .schemas import ErrorOut, JoinIn, MalformedOut, MessageIn, SeatPut, error_response
 from .seating import LiveView, Seating
 from .service_base import token_hash
+from .streams import Slot, StreamGate
 from .workers import Workers
 
 __all__ = ["install_tables", "PING_EVERY", "PRESENCE_EVERY", "CHECK_EVERY"]
@@ -67,20 +68,39 @@ def _presence(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: s.get(k) for k in keys} for s in seats]
 
 
+class _LiveResponse(StreamingResponse):
+    """A live stream's answer: ``release`` is called once it has ended, however it ended (its
+    stream may never have started, when the client went away at once)."""
+
+    def __init__(self, content: AsyncIterator[bytes], *, release: Callable[[], None],
+                 **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self._release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._release()
+
+
 def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, workers: Workers, *,
                    bearer: Callable[[str | None], str | None],
                    limited: Callable[[Request, str], Response | None],
-                   page: Callable[[Request, str | None, str, str], Response]) -> None:
+                   page: Callable[[Request, str | None, str, str], Response],
+                   gate: StreamGate | None = None) -> None:
     """Add the table routes. ``workers``: the threads of the live streams' reads and writes;
+    ``gate``: the bounds on this process's live streams (default: ``$GINRUMMY_LIVE_LIMITS``);
     ``limited(request, reason)``: the 429 answer when the client made too many tables or joins
     (the limits of new games), else None; ``page``: serves a page of the front end."""
     seating.svc.store.add_listener(hub.notify, on_resync=hub.resync)
+    gate = StreamGate() if gate is None else gate
+    app.state.streams = gate
 
     async def refresh(keys: list[tuple[str, int, str]]) -> set[tuple[str, int, str]]:
         return await workers.call(seating.refresh_presence_many, keys)
 
     keeper = PresenceKeeper(refresh, PRESENCE_EVERY)
-    message_limits = RateLimiter(12, 60.0)
 
     @app.get("/join/{code}", response_class=HTMLResponse)
     def join_page(request: Request, code: str, lang: str | None = Query(default=None)
@@ -135,18 +155,8 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, workers: Worker
               responses=_doc(404, 409, 413, 422, 429))
     def post_message(game_id: str, body: MessageIn,
                      authorization: str | None = Header(default=None)) -> Response:
-        """A preset quick message to the table."""
-        token = bearer(authorization)
-        wait = message_limits.hit(f"{game_id}:{token}")
-        if wait:
-            from .schemas import error_response
-
-            seconds = max(1, int(wait + 0.999))
-            resp = error_response(429, "rate_limited", "too_many_messages",
-                                  {"seconds": seconds})
-            resp.headers["Retry-After"] = str(seconds)
-            return resp
-        return JSONAnswer(seating.message(game_id, token, body.message))
+        """A preset quick message to the table (at most 12 a minute per seat)."""
+        return JSONAnswer(seating.message(game_id, bearer(authorization), body.message))
 
     @app.get("/api/games/{game_id}/live", responses={
         200: {"content": {"text/event-stream": {}},
@@ -155,16 +165,36 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, workers: Worker
     async def live(game_id: str, request: Request, since: int | None = Query(default=None),
                    authorization: str | None = Header(default=None)) -> Response:
         """Server-Sent Events: ``state`` (id = seq) after each change, ``presence``, and a
-        ``: ping`` comment every 15 s. The token goes in the Authorization header."""
+        ``: ping`` comment every 15 s; ``replaced`` when a newer stream of the seat took its
+        place. The token goes in the Authorization header."""
         token = bearer(authorization)
-        first = await workers.call(seating.live_view, game_id, token, since)
-        return StreamingResponse(_stream(game_id, token, since, first),
-                                 media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store",
-                                          "X-Accel-Buffering": "no"})
+        if token is None:
+            raise NotFound
+        # bounded per client address and per process (429), then per seat (the oldest of the
+        # seat's streams is replaced): issue 21, ginrummy.web.streams
+        try:
+            slot = gate.open(request.client.host if request.client else "unknown")
+        except RateLimited as e:  # and the connection closed: its descriptor given back
+            refused = error_response(429, "rate_limited", e.reason, dict(e.params))
+            refused.headers["Retry-After"] = str(e.seconds)
+            refused.headers["Connection"] = "close"
+            return refused
+        try:
+            first = await workers.call(seating.live_view, game_id, token, since)
+        except BaseException:
+            gate.close(slot)
+            raise
+        if first.table:
+            gate.seat(slot, (game_id, first.seat))
+        return _LiveResponse(_stream(game_id, token, since, first, slot),
+                             release=lambda: gate.close(slot),
+                             media_type="text/event-stream",
+                             # a stream's connection ends with it (replaced, left, gone)
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no",
+                                      "Connection": "close"})
 
     async def _stream(game_id: str, token: str | None, since: int | None,
-                      first: LiveView) -> AsyncIterator[bytes]:
+                      first: LiveView, slot: Slot) -> AsyncIterator[bytes]:
         """The stream's loop. It reads the table again only when told to (the store's change
         notification), when its view changes with time alone (``LiveView.wake_at``: a turn
         clock, a presence lease, an away seat) and, in case a notification was missed, every
@@ -172,6 +202,7 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, workers: Worker
         :data:`PRESENCE_EVERY` seconds with the process's other streams' (one write for all:
         :class:`~ginrummy.web.presence.PresenceKeeper`). A quiet table costs little."""
         sub = hub.subscribe(game_id)
+        slot.wake = sub.event.set  # a newer stream of the seat replaces this one
         lease: Lease | None = None
         sent: tuple[int, int] | None = None
         sent_presence: list[dict[str, Any]] | None = None
@@ -185,6 +216,9 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, workers: Worker
             next_ping = now + PING_EVERY
             next_check = now + CHECK_EVERY
             while True:
+                if slot.replaced:
+                    yield _sse("replaced", {})
+                    return
                 if view is None:
                     try:
                         view = await workers.call(seating.live_view, game_id, token, last,
@@ -213,6 +247,8 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, workers: Worker
                     woken = await sub.wait(max(0.0, until - now))
                     if lease is not None and lease.lost:
                         return  # the seat was left
+                    if slot.replaced:
+                        break
                     now = time.monotonic()
                     if now >= next_ping:
                         yield b": ping\n\n"
@@ -222,6 +258,7 @@ def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, workers: Worker
                         next_check = now + CHECK_EVERY
                         break
         finally:
+            gate.close(slot)
             hub.unsubscribe(sub)
             if lease is not None:
                 keeper.remove(lease)

@@ -8,6 +8,7 @@ import { fillScoring, presetForScoring, applyConstraints, scoringName } from "./
 import { KEY_NEW, S, api, detailMessage, store, t } from "./session.js";
 import { friends, takeSeat } from "./app.js";
 import { renderResumeList } from "./games.js";
+import { ratingSection, about } from "./rating_view.js";
 
 // ---------------------------------------------------------------- new game dialog
 export async function ensureMeta() {
@@ -43,7 +44,9 @@ export function buildNewGameForm(reset) {
   const lvSel = $("new-level");
   const lvPrev = reset ? saved.level : lvSel.value;
   const levels = m.levels || [];
-  lvSel.replaceChildren(...levels.map((l) => el("option", { value: levelId(l), text: levelName(l, t) })));
+  const rated = m.level_ratings || {};
+  lvSel.replaceChildren(...levels.map((l) => el("option", { value: levelId(l),
+    text: rated[levelId(l)] ? t("level.with_rating", { level: levelName(l, t), rating: about(rated[levelId(l)]) }) : levelName(l, t) })));
   lvSel.value = levels.map(levelId).includes(lvPrev) ? lvPrev : m.default_level ?? levelId(levels[0]);
   const prSel = $("new-preset");
   const prPrev = reset ? saved.preset : prSel.value;
@@ -260,7 +263,8 @@ export async function openStats() {
   try {
     const r = await api("GET", "/api/stats");
     if (!r.ok) throw new Error();
-    body.replaceChildren(statsTable(r.data));
+    const { rating, ...rest } = r.data || {};
+    body.replaceChildren(...[ratingSection(rating, t), statsTable(rest)].filter(Boolean));
   } catch {
     body.replaceChildren(el("p", { text: t("error.network") }));
   }

@@ -2,11 +2,21 @@
 // with fetch (the seat's token goes in the Authorization header, never in a URL), parsed as
 // Server-Sent Events; a dropped stream is retried with back-off (0.5 s doubling to 8 s) and
 // resumed from the last sequence number the page rendered, so a lost message costs latency, never
-// data. No DOM: `fetch`, the clock and the sleeps are injectable (tests/js/live.test.mjs).
+// data; a refused stream (429) waits at least its Retry-After. No DOM: `fetch`, the clock and the
+// sleeps are injectable (tests/js/live.test.mjs).
 
 /** The wait before retry number `attempt` (0 first): 500 ms doubling, at most 8 s. */
 export function backoff(attempt) {
   return Math.min(8000, 500 * 2 ** Math.max(0, attempt | 0));
+}
+
+/** The first attempt whose back-off is the longest. */
+const MAX_ATTEMPT = 4;
+
+/** The `Retry-After` of an answer in ms (seconds given; 0 when absent or unreadable). */
+export function retryAfterMs(headers) {
+  const s = Number((headers && headers.get && headers.get("Retry-After")) || 0);
+  return Number.isFinite(s) && s > 0 ? Math.min(s, 600) * 1000 : 0;
 }
 
 /**
@@ -62,6 +72,7 @@ export class LiveConnection {
     this.ctrl = null;
     this.status = "idle";
     this.opened = 0;  // streams opened (for tests and the indicator)
+    this.retryAfter = 0;  // ms the server asked to wait before the next try
   }
 
   setStatus(s) {
@@ -87,7 +98,10 @@ export class LiveConnection {
       if (this.stopped) break;
       if (fatal) { this.setStatus("closed"); break; }
       this.setStatus("reconnecting");
-      await this.sleep(backoff(this.attempt));
+      // the server's Retry-After (too many streams) when it asks for longer than the back-off
+      const wait = Math.max(backoff(this.attempt), this.retryAfter);
+      this.retryAfter = 0;
+      await this.sleep(wait);
       this.attempt += 1;
     }
   }
@@ -100,6 +114,7 @@ export class LiveConnection {
       signal: this.ctrl.signal, cache: "no-store", credentials: "same-origin",
     });
     if ([401, 403, 404, 410].includes(res.status)) return true;
+    if (res.status === 429) this.retryAfter = retryAfterMs(res.headers);
     if (!res.ok || !res.body) return false;
     this.opened += 1;
     this.attempt = 0;
@@ -143,6 +158,10 @@ export class LiveConnection {
     try { data = JSON.parse(m.data); } catch { return; }
     if (m.event === "state" && this.o.onState) this.o.onState(data, m.id === null ? null : Number(m.id));
     else if (m.event === "presence" && this.o.onPresence) this.o.onPresence(data.seats || []);
+    // a newer stream of this seat (another tab, or this page reloaded) took this one's place:
+    // try again only after the longest back-off, so that tabs beyond the server's bound per
+    // seat do not take turns replacing each other
+    else if (m.event === "replaced") this.attempt = Math.max(this.attempt, MAX_ATTEMPT);
   }
 
   stop() {

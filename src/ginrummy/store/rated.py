@@ -1,0 +1,127 @@
+"""The finished games a person's rating counts, read from the store (read only; rated by
+:mod:`ginrummy.web.rating_stats`).
+
+A game counts when it is a standard two-player game (no ``game_tables`` row: Hollywood, three
+players and partnership tables are not rated) that finished with a winner: ``over`` (its winning
+seat) or ``resigned`` (only a person alone with the computer may resign: the computer won).
+Its two sides, in seat order, are each a person (the browser's ``ginrummy_player`` id that sits
+there: a seat's ``player_id``, or for the creator's seat the game's own ``player_id``; ``None``
+when the store does not know the browser) or a computer at a level. A game without a ``tables``
+row is a person (seat 0, the game's ``player_id``) against the computer at ``games.level``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Engine, or_, select
+
+from .db import FINISHED, games, seats_of_text, storable_id
+from .tables import seats, tables
+from .variants import game_tables
+
+__all__ = ["Side", "RatedGame", "rated_games"]
+
+#: ids per IN list.
+_BATCH = 500
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a rated game: a person (``player_id``, None when unknown) or a computer
+    (``level``)."""
+
+    player_id: str | None = None
+    level: str | None = None
+
+    @property
+    def computer(self) -> bool:
+        return self.level is not None
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """A finished standard two-player game: its two ``sides`` in seat order and the index (0
+    or 1) of the side that won; ``finished_at`` in seconds since the epoch."""
+
+    game_id: str
+    finished_at: float
+    sides: tuple[Side, Side]
+    winner: int
+
+
+def _chunks(ids: Sequence[str]) -> Iterable[list[str]]:
+    for i in range(0, len(ids), _BATCH):
+        yield list(ids[i:i + _BATCH])
+
+
+def rated_games(engine: Engine, player_ids: Iterable[str]) -> list[RatedGame]:
+    """Every rated game (module docstring) in which any of ``player_ids`` holds a side,
+    oldest finish first (ties by game id). Four reads per 500 ids."""
+    ids = sorted({p for p in player_ids if storable_id(p)})
+    if not ids:
+        return []
+    rows: dict[str, Any] = {}
+    with engine.connect() as conn:
+        for chunk in _chunks(ids):
+            joined = select(seats.c.game_id).where(seats.c.player_id.in_(chunk))
+            q = (select(games.c.id, games.c.player_id, games.c.level, games.c.status,
+                        games.c.winner, games.c.winner_seats, games.c.finished_at)
+                 .where(or_(games.c.player_id.in_(chunk), games.c.id.in_(joined)),
+                        games.c.status.in_(FINISHED),
+                        games.c.id.not_in(select(game_tables.c.game_id))))
+            for r in conn.execute(q).all():
+                rows[r.id] = r
+        game_ids = sorted(rows)
+        creator: dict[str, int] = {}
+        seated: dict[str, list[Any]] = {}
+        for chunk in _chunks(game_ids):
+            for t in conn.execute(select(tables.c.game_id, tables.c.creator_seat)
+                                  .where(tables.c.game_id.in_(chunk))).all():
+                creator[t.game_id] = t.creator_seat
+            for s in conn.execute(select(seats.c.game_id, seats.c.seat, seats.c.kind,
+                                         seats.c.level, seats.c.player_id)
+                                  .where(seats.c.game_id.in_(chunk))
+                                  .order_by(seats.c.game_id, seats.c.seat)).all():
+                seated.setdefault(s.game_id, []).append(s)
+    out = []
+    for gid in game_ids:
+        g = rows[gid]
+        made = _rated(g, creator.get(gid), seated.get(gid, []))
+        if made is not None:
+            out.append(made)
+    out.sort(key=lambda x: (x.finished_at, x.game_id))
+    return out
+
+
+def _rated(g: Any, creator_seat: int | None, seat_rows: list[Any]) -> RatedGame | None:
+    finished = g.finished_at or 0.0
+    if creator_seat is None:  # a person against the computer, without a table
+        sides = (Side(player_id=g.player_id), Side(level=g.level))
+        if g.status == "resigned":
+            return RatedGame(g.id, finished, sides, 1)
+        won = seats_of_text(g.winner_seats)
+        w = won[0] if won else g.winner
+        return RatedGame(g.id, finished, sides, w) if w in (0, 1) else None
+    if len(seat_rows) != 2:
+        return None
+    two = []
+    for s in seat_rows:
+        if s.kind == "computer":
+            two.append(Side(level=s.level))
+        else:
+            pid = s.player_id
+            if pid is None and s.seat == creator_seat:
+                pid = g.player_id
+            two.append(Side(player_id=pid))
+    sides = (two[0], two[1])
+    if g.status == "resigned":
+        beat = [i for i, x in enumerate(sides) if x.computer]
+        return RatedGame(g.id, finished, sides, beat[0]) if len(beat) == 1 else None
+    won = seats_of_text(g.winner_seats)
+    seat_nums = [s.seat for s in seat_rows]
+    if not won or len(won) != 1 or won[0] not in seat_nums:
+        return None
+    return RatedGame(g.id, finished, sides, seat_nums.index(won[0]))

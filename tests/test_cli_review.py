@@ -1,0 +1,97 @@
+"""``ginrummy review RECORD.json`` (issue 20): the readable review, ``--json``, ``--seat``,
+``--hand``, and bad input (one line ``error: ...``, exit status 2). Small searches
+(``--worlds 16``) keep it fast."""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from ginrummy import cli
+
+sys.path.insert(0, str(Path(__file__).parent / "bots"))
+from review_helpers import play_record  # noqa: E402
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def record() -> dict[str, Any]:
+    return play_record("easy", "hard", seed=21, max_deals=3)
+
+
+def run(*args: str, input: str | None = None) -> Any:
+    return runner.invoke(cli.app, ["review", "--worlds", "16", *args], input=input)
+
+
+def bad(r: Any, message: str) -> None:
+    assert r.exit_code == 2, (r.stdout, r.stderr)
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], r.stderr
+    assert "Traceback" not in r.output and r.stdout == ""
+
+
+def test_json_review_of_every_hand_and_seat(record: dict[str, Any]) -> None:
+    r = run("--json", "-", input=json.dumps(record))
+    assert r.exit_code == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["format"] == "ginrummy-review/1" and out["scoring"] == "standard"
+    assert [h["hand"] for h in out["hands"]] == [1, 2, 3][:len(record["hands"])]
+    assert [s["seat"] for s in out["seats"]] == [0, 1]
+    assert len(out["turning_points"]) <= 3
+    for h in out["hands"]:
+        for d in h["decisions"]:
+            assert d["grade"] in ("best", "good", "inaccuracy", "mistake", "blunder")
+            assert d["step"] == d["index"] + 1
+            assert record["hands"][h["hand"] - 1]["actions"][d["index"]] == d["played"]["action"]
+
+
+def test_seat_and_hand_select_what_is_reviewed(tmp_path: Path, record: dict[str, Any]) -> None:
+    f = tmp_path / "game.json"
+    f.write_text(json.dumps(record))
+    r = run("--json", "--seat", "1", "--hand", "2", str(f))
+    assert r.exit_code == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert [h["hand"] for h in out["hands"]] == [2]
+    assert [s["seat"] for s in out["seats"]] == [1]
+    assert all(d["seat"] == 1 for d in out["hands"][0]["decisions"])
+    assert out["complete"] is False
+
+
+def test_readable_review_names_grades_moves_and_luck(record: dict[str, Any]) -> None:
+    r = run("--all", "-", input=json.dumps(record))
+    assert r.exit_code == 0, r.stderr
+    text = r.stdout
+    assert text.startswith("hand 1 (dealer seat ")
+    assert "seat 0: accuracy " in text and "seat 1: accuracy " in text
+    assert "cards " in text and "decisions " in text and "opponent and unseen cards" in text
+    assert "step " in text
+    # the hints' words, from the catalogue: a best move's reason is spelled out
+    assert "deadwood" in text
+
+
+def test_the_same_record_prints_the_same_review(record: dict[str, Any]) -> None:
+    a = run("--json", "-", input=json.dumps(record))
+    b = run("--json", "-", input=json.dumps(record))
+    assert a.exit_code == b.exit_code == 0 and a.stdout == b.stdout
+
+
+def test_bad_input_is_one_line_and_status_2(tmp_path: Path, record: dict[str, Any]) -> None:
+    bad(run(), "missing FILE")
+    bad(run(str(tmp_path / "nope.json")), "cannot read")
+    bad(run("-", input="{not json"), "malformed JSON")
+    bad(run("-", input="[1, 2]"), "not a game record")
+    bad(run("-", input=json.dumps({**record, "scoring": "hollywood"})), "not supported yet")
+    bad(run("--hand", "9", "-", input=json.dumps(record)), "no finished hand 9")
+    bad(run("--seat", "2", "-", input=json.dumps(record)), "--seat")
+    broken = copy.deepcopy(record)
+    broken["hands"][0]["actions"][1] = "discard 7H 8H"
+    bad(run("-", input=json.dumps(broken)), "hand 1")
+    empty = {**record, "hands": []}
+    bad(run("-", input=json.dumps(empty)), "no finished hand")
