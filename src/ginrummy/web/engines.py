@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..actions import Action
@@ -32,15 +33,26 @@ from ..rules import Rules
 from ..store import DealRow
 from . import numbering
 from .errors import Illegal
-from .state import YOU, DealInfo
 
-__all__ = ["TableEngine", "replay_engine", "MAX_COMPUTER_MOVES"]
+__all__ = ["TableEngine", "DealInfo", "YOU", "replay_engine", "MAX_COMPUTER_MOVES"]
+
+#: the creator's seat (the person playing the computers: seat 0).
+YOU = 0
 
 #: the most computer moves in a row in one deal before the server gives up (a deal has far
 #: fewer).
 MAX_COMPUTER_MOVES = 400
 
 NewDeck = Callable[[int], list[int]]
+
+
+@dataclass(frozen=True)
+class DealInfo:
+    """What the server keeps about a deal besides the engine's state: its fairness data."""
+
+    number: int
+    salt: str
+    commitment: str
 
 
 class TableEngine:

@@ -8,8 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..fairness import FORMAT
-from .engines import TableEngine
-from .state import DealInfo
+from .engines import DealInfo, TableEngine
 
 __all__ = ["fairness_record"]
 

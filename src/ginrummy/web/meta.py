@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules import Rules
-from ..variants import FIELD_REQUIRES, PLAYER_COUNT, SCORING_FIXED, SCORINGS
+from ..variants import FIELD_REQUIRES, PLAYER_COUNT, SCORING_FIXED, SCORING_PRESET, SCORINGS
 
 __all__ = ["menu_meta"]
 
@@ -19,7 +19,7 @@ def menu_meta() -> dict[str, Any]:
     :func:`ginrummy.variants.constrain` does)."""
     return {
         "scorings": [{"name": s, "players": PLAYER_COUNT[s], "fixed": dict(SCORING_FIXED[s]),
-                      **({"preset": "partnership"} if s == "partnership" else {})}
+                      **({"preset": SCORING_PRESET[s]} if s in SCORING_PRESET else {})}
                      for s in SCORINGS],
         "requires": {k: [dict(c) for c in v] for k, v in FIELD_REQUIRES.items()},
         "defaults": Rules().to_dict(),

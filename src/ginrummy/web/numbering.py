@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from ..game import Game
 
-__all__ = ["GAME_OVER", "own_count", "numbered", "seq", "event_order", "deal_start"]
+__all__ = ["GAME_OVER", "own_count", "numbered", "seq", "event_order", "deal_start",
+           "sequential", "numbers"]
 
 #: :func:`event_order`'s mark of the ``game_over`` event.
 GAME_OVER = -1
@@ -83,3 +84,27 @@ def deal_start(order: list[tuple[int, int]], index: int) -> int:
         if i == index and k == 0:
             return n
     return len(order)
+
+
+def sequential(game: Game, paced: bool) -> bool:
+    """True when no two numbered deals play at once: each deal's events then the next's."""
+    return paced or game.sheet.deals_per_hand == 1
+
+
+def numbers(game: Game, paced: bool) -> list[tuple[int, list[int]]]:
+    """Per numbered deal, in deal order: ``(deal index, the numbers of its events in order)``;
+    then ``(GAME_OVER, [its number])`` once the game is over."""
+    if sequential(game, paced):
+        out = []
+        base = 0
+        for i in numbered(game, paced):
+            n = own_count(game, i)
+            out.append((i, list(range(base + 1, base + n + 1))))
+            base += n
+        if game.is_over:
+            out.append((GAME_OVER, [base + 1]))
+        return out
+    got: dict[int, list[int]] = {}
+    for n, (i, _k) in enumerate(event_order(game, paced), 1):
+        got.setdefault(i, []).append(n)
+    return [(i, got[i]) for i in sorted(got, key=lambda i: (i == GAME_OVER, i))]

@@ -21,8 +21,7 @@ from sqlalchemy import Connection
 from ..bots import LEVELS
 from ..store import GameRow
 from ..store.tables import MessageRow, SeatRow, TableRow, TableStore
-from ..store.variants import VariantStore
-from ..variants import PLAYER_COUNT
+from ..variants import FIRST_DEALERS, PLAYER_COUNT
 from .errors import BadRequest, NotFound, RateLimited, Refused
 from .ratelimit import Limiter, RateLimiter
 from .service import TableService
@@ -306,8 +305,7 @@ class Seating:
         def first(conn: Connection) -> bool:
             if not TableStore.write_rematch(conn, row.id, new_table):
                 return False
-            if scoring != "standard":
-                VariantStore.write_scoring(conn, new_table.game_id, scoring)
+            self.svc.records.keep_scoring(new_table.game_id, scoring, conn)
             return True
 
         self.svc.records.remember_kind(new_table.game_id, scoring, True)
@@ -322,7 +320,7 @@ class Seating:
         """The rematch of ``row``'s table, built and dealt in memory (nothing stored)."""
         scoring, _ = self.svc.records.kind(row.id)
         n = PLAYER_COUNT[scoring]
-        first = secrets.randbelow(3) if scoring == "three_player" else secrets.randbelow(2)
+        first = secrets.randbelow(FIRST_DEALERS[scoring])
         new = GameRow(id=secrets.token_urlsafe(16), token_hash=row.token_hash,
                       player_id=row.player_id, level=row.level, preset=row.preset,
                       rules=dict(row.rules), first_dealer=first % n,

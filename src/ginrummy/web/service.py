@@ -38,14 +38,13 @@ from ..records import HandRecord
 from ..rules import Rules
 from ..store import GameRow, Store
 from ..store.tables import TableRow
-from ..variants import PLAYER_COUNT, SCORINGS, fit_to_table
+from ..variants import FIRST_DEALERS, PLAYER_COUNT, SCORINGS, fit_to_table
 from ..views import view_of
-from .engines import TableEngine
+from .engines import YOU, DealInfo, TableEngine
 from .errors import BadRequest, Illegal, NotFound, Stale, Unavailable
 from .fairness_record import fairness_record
 from .rating_stats import person_rating
 from .service_base import invite_code, token_hash
-from .state import YOU, DealInfo
 from .stats import player_stats
 from .table_inputs import (
     NEXT_HAND,
@@ -272,14 +271,13 @@ class TableService:
         if scoring not in SCORINGS:
             raise BadRequest("rules", "unknown_scoring", scoring=shown_value(scoring),
                              choices=list(SCORINGS))
-        if scoring != "standard":
-            try:  # the fields the table decides itself take its values (any preset fits)
-                overrides = fit_to_table(dict(overrides or {}), scoring)
-            except RulesError as e:
-                raise BadRequest.of("rules", e) from None
+        try:  # the fields the table decides itself take its values (any preset fits)
+            overrides = fit_to_table(dict(overrides or {}), scoring)
+        except RulesError as e:
+            raise BadRequest.of("rules", e) from None
         level, base, rules = checked_rules(level, preset, overrides)
         n = PLAYER_COUNT[scoring]
-        first = secrets.randbelow(3) if scoring == "three_player" else secrets.randbelow(2)
+        first = secrets.randbelow(FIRST_DEALERS[scoring])
         try:
             engine = TableEngine(Game(rules, first, scoring), paced=True)
         except RulesError as e:
@@ -305,8 +303,7 @@ class TableService:
             with self.records.lock(row.id):
                 self._deal_hand(loaded)
                 self._advance(loaded, None)
-                if scoring != "standard":
-                    self.vstore.set_scoring(row.id, scoring)
+                self.records.keep_scoring(row.id, scoring)
                 self.records.remember_kind(row.id, scoring, False)
                 self.records.insert(loaded)
                 seated = Seated(row, None, YOU)
@@ -318,8 +315,7 @@ class TableService:
                          invite_hash=token_hash(invite_code(row.secret)),
                          turn_clock=turn_clock, seats=table_seats)
         with self.records.lock(row.id):
-            if scoring != "standard":
-                self.vstore.set_scoring(row.id, scoring)
+            self.records.keep_scoring(row.id, scoring)
             self.tables.insert(table)
             self.records.remember_kind(row.id, scoring, True)
             loaded = Loaded(row, scoring, [], [], None)

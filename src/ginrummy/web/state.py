@@ -1,22 +1,26 @@
-"""The ``state`` JSON of docs/api.md, built from one seat's view only.
+"""The ``state`` JSON of docs/api.md (and docs/variants.md), for one seat of a table of any
+form, built from what the engine lets that seat see only (DESIGN.md principle 6):
+:func:`ginrummy.views.table_view` gives the seat's own deal as its
+:class:`~ginrummy.views.PlayerView` and every deal it does not play (three players: the deal it
+sits out; partnership: the other table) as a :class:`~ginrummy.views.PublicView`; finished
+deals are described from the seat's views too. The fairness reveal (deck + salt) is added only
+for deals that are over.
 
-Everything about the deal in play comes from :func:`ginrummy.views.view_of` for the asking seat
-(``state.you``; 0 for the person playing the computer), never from the raw
-:class:`~ginrummy.hand.HandState` (DESIGN.md principle 6); the score sheet comes from the
-:class:`~ginrummy.game.Game`. Finished deals are described from the same seat's views too. The
-fairness reveal (deck + salt) is added only for deals that are over.
+Seats in a state are players (the table's seats, docs/tables.md): ``you`` is the asking one.
+A standard table's state is the one of docs/api.md (no ``scoring`` nor ``table``: a game
+against the computer is answered as before tables existed); the other forms add what
+docs/variants.md says.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..actions import ActionKind
 from ..cards import CardSet, card_text
-from ..game import Game
-from ..hand import HandState, Phase
+from ..game import Game, Seating
+from ..hand import HandOutcome, Phase
 from ..melds import (
     best_arrangement,
     best_discard_deadwood,
@@ -25,13 +29,14 @@ from ..melds import (
     min_deadwood_mask,
 )
 from ..variants import inactive_fields
-from ..views import PlayerView, ViewEvent, view_of
+from ..views import PlayerView, PublicView, ViewEvent, public_view_of, table_view, view_of
+from .engines import DealInfo, TableEngine
+from .numbering import GAME_OVER, numbers
 
-__all__ = ["YOU", "DealInfo", "build_state", "game_seq", "deal_event_count", "ordered_hand",
-           "result_json"]
+__all__ = ["HISTORY_SHOWN", "build_state", "ordered_hand", "result_json", "score_json"]
 
-#: the creator's seat (the person playing the computer); the computer is seat 1.
-YOU = 0
+#: the earlier deals' reveals a state carries (``fairness.history``: the last ones; docs/api.md)
+HISTORY_SHOWN = 3
 
 _CARD_ACTIONS = (ActionKind.DISCARD, ActionKind.KNOCK, ActionKind.GIN)
 _EVENT_TEXT = {
@@ -39,99 +44,12 @@ _EVENT_TEXT = {
     ActionKind.DRAW_DISCARD: "draw discard", ActionKind.DISCARD: "discard",
     ActionKind.KNOCK: "knock", ActionKind.GIN: "gin", ActionKind.BIG_GIN: "big gin",
 }
-
-
-@dataclass(frozen=True)
-class DealInfo:
-    """What the server keeps about a deal besides the engine's state: its fairness data."""
-
-    number: int
-    salt: str
-    commitment: str
-
-
-def _texts(cs: CardSet) -> list[str]:
-    return cs.texts()
+#: what a seat that sits a deal out holds of it
+_NO_ARRANGEMENT = {"melds": [], "deadwood": [], "deadwood_points": 0}
 
 
 def _c(card: int | None) -> str | None:
     return None if card is None else card_text(card)
-
-
-# ------------------------------------------------------------------------------------ sequence
-def deal_event_count(game: Game, index: int) -> int:
-    """Events of deal ``index`` (0-based): ``deal``, one per action, then ``dead_hand`` (dead
-    hand), ``hand_over`` and ``game_over`` (the game's last deal) once over."""
-    h = game.deals[index]
-    n = 1 + len(h.history)
-    if h.is_over:
-        assert h.outcome is not None
-        n += 2 if h.outcome.kind == "dead" else 1
-        if game.is_over and index == len(game.deals) - 1:
-            n += 1
-    return n
-
-
-def game_seq(game: Game) -> int:
-    """The game's sequence number: how many events it has had."""
-    return sum(deal_event_count(game, i) for i in range(len(game.deals)))
-
-
-def _event_json(seq: int, hand: int, ev: ViewEvent) -> dict[str, Any]:
-    d: dict[str, Any] = {"seq": seq, "hand": hand, "seat": ev.seat, "type": ev.kind.value}
-    text = _EVENT_TEXT[ev.kind]
-    if ev.card is not None:
-        d["card"] = card_text(ev.card)
-        if ev.kind in _CARD_ACTIONS:
-            text += " " + card_text(ev.card)
-    d["text"] = text
-    return d
-
-
-def _deal_events(game: Game, index: int, base: int, view: PlayerView, since: int = 0
-                 ) -> list[dict[str, Any]]:
-    """Deal ``index``'s events (its first has seq ``base + 1``) with a seq above ``since``."""
-    number = index + 1
-    h = game.deals[index]
-    out: list[dict[str, Any]] = []
-    if base + 1 > since:
-        out.append({"seq": base + 1, "hand": number, "seat": h.dealer, "type": "deal",
-                    "dealer": h.dealer, "text": "deal"})
-    seq = base + 1
-    skip = min(len(view.history), max(0, since - seq))  # the actions at or below since
-    seq += skip
-    for ev in view.history[skip:]:
-        seq += 1
-        out.append(_event_json(seq, number, ev))
-    o = view.outcome
-    if o is not None:
-        if o.kind == "dead":
-            seq += 1
-            out.append({"seq": seq, "hand": number, "seat": None, "type": "dead_hand",
-                        "text": "dead hand"})
-        seq += 1
-        out.append({"seq": seq, "hand": number, "seat": None, "type": "hand_over",
-                    "kind": o.kind, "winner": o.winner, "points": o.points,
-                    "text": "hand over"})
-        if game.is_over and index == len(game.deals) - 1:
-            seq += 1
-            out.append({"seq": seq, "hand": number, "seat": None, "type": "game_over",
-                        "winner": game.winner, "text": "game over"})
-    return out
-
-
-def _events_since(game: Game, since: int, current_view: PlayerView) -> list[dict[str, Any]]:
-    seat = current_view.seat
-    out: list[dict[str, Any]] = []
-    base = 0
-    last = len(game.deals) - 1
-    for i in range(len(game.deals)):
-        n = deal_event_count(game, i)
-        if base + n > since:
-            view = current_view if i == last else view_of(game.deals[i], seat)
-            out.extend(e for e in _deal_events(game, i, base, view, since) if e["seq"] > since)
-        base += n
-    return out
 
 
 # ---------------------------------------------------------------------------------- the hand
@@ -233,10 +151,13 @@ def _knock_gin(view: PlayerView) -> tuple[dict[str, Any], dict[str, Any]]:
     return knock, gin
 
 
-def result_json(view: PlayerView) -> dict[str, Any] | None:
-    """``state.result`` of a finished deal, from the viewer's view (the opponent's face-down
-    knock discard is not in it)."""
-    o = view.outcome
+# -------------------------------------------------------------------------------- the result
+def result_json(outcome: HandOutcome | None, viewer: int | None,
+                players: tuple[int, int]) -> dict[str, Any] | None:
+    """``state.result`` of a finished deal as the viewer (its engine seat there, ``None``: it
+    does not play it) may see it, from its view's ``outcome`` (the others' face-down knock
+    discard is not in it); seats are players (``players``: those at engine seats 0, 1)."""
+    o = outcome
     if o is None:
         return None
     sd = o.showdown
@@ -253,18 +174,128 @@ def result_json(view: PlayerView) -> dict[str, Any] | None:
                       "layoffs": [{"card": lo.card, "onto": kmelds[lo.onto]}
                                   for lo in dfd.layoffs]})
         hands.sort(key=lambda h: h["seat"])
+        for h in hands:
+            h["seat"] = players[h["seat"]]
         breakdown = [{"code": c, "points": p} for c, p in sd.breakdown]
     out: dict[str, Any] = {
-        "kind": o.kind, "winner": o.winner, "points": o.points, "knocker": o.knocker,
+        "kind": o.kind, "winner": None if o.winner is None else players[o.winner],
+        "points": o.points, "knocker": None if o.knocker is None else players[o.knocker],
         "doubled": bool(sd.doubled) if sd is not None else False, "boxes": o.boxes,
         "hands": hands, "breakdown": breakdown,
     }
-    if o.knocker == view.seat and o.knock_discard is not None:
+    if viewer is not None and o.knocker == viewer and o.knock_discard is not None:
         out["knock_discard"] = card_text(o.knock_discard)  # the viewer's own, face down
+    out["players"] = list(players)
     return out
 
 
-def _score(game: Game) -> dict[str, Any]:
+# -------------------------------------------------------------------------------- the events
+def _deal_view(game: Game, index: int, seat: int) -> tuple[PlayerView | PublicView, int | None]:
+    """Deal ``index`` as ``seat`` sees it, and its engine seat there (``None``: it does not
+    play it)."""
+    at = game.seatings[index].seat_of(seat)
+    h = game.deals[index]
+    return (public_view_of(h), None) if at is None else (view_of(h, at), at)
+
+
+def _action_event(hand: int, players: tuple[int, int], ev: ViewEvent) -> dict[str, Any]:
+    d: dict[str, Any] = {"hand": hand, "seat": players[ev.seat], "type": ev.kind.value}
+    text = _EVENT_TEXT[ev.kind]
+    if ev.card is not None:
+        d["card"] = card_text(ev.card)
+        if ev.kind in _CARD_ACTIONS:
+            text += " " + card_text(ev.card)
+    d["text"] = text
+    return d
+
+
+def _deal_events(game: Game, index: int, view: PlayerView | PublicView
+                 ) -> list[dict[str, Any]]:
+    """Deal ``index``'s events without their numbers, from ``view``: ``deal``, one per action
+    (cards as the view shows them), ``dead_hand`` and ``hand_over`` once over."""
+    s = game.seatings[index]
+    out: list[dict[str, Any]] = [{"hand": s.hand, "seat": s.dealer, "type": "deal",
+                                  "dealer": s.dealer, "players": list(s.players),
+                                  "text": "deal"}]
+    out.extend(_action_event(s.hand, s.players, ev) for ev in view.history)
+    o = view.outcome
+    if o is not None:
+        if o.kind == "dead":
+            out.append({"hand": s.hand, "seat": None, "type": "dead_hand", "text": "dead hand"})
+        out.append({"hand": s.hand, "seat": None, "type": "hand_over", "kind": o.kind,
+                    "winner": game.winner_of(index), "points": o.points, "text": "hand over"})
+    return out
+
+
+def _game_over_event(game: Game) -> dict[str, Any]:
+    ev: dict[str, Any] = {"hand": game.seatings[-1].hand, "seat": None, "type": "game_over",
+                          "winner": game.winner, "text": "game over"}
+    if any(len(side) > 1 for side in game.sheet.sides):
+        ev["team"] = ev["winner"]  # a team won
+    return ev
+
+
+def _stream(game: Game, seat: int) -> set[int]:
+    """The deals whose events ``seat`` sees: those it plays, and a hand's deal it plays none
+    of (three players: the one it sits out); not a partnership's other table."""
+    plays = {s.hand for s in game.seatings if s.plays(seat)}
+    return {i for i, s in enumerate(game.seatings) if s.plays(seat) or s.hand not in plays}
+
+
+def _events_since(engine: TableEngine, since: int, seat: int,
+                  shown: tuple[int, PlayerView | PublicView]) -> list[dict[str, Any]]:
+    """The events numbered after ``since`` of ``seat``'s stream, with their numbers."""
+    g = engine.game
+    mine = _stream(g, seat)
+    out: list[tuple[int, dict[str, Any]]] = []
+    for i, nums in numbers(g, engine.paced):
+        if nums[-1] <= since:
+            continue
+        if i == GAME_OVER:
+            out.append((nums[0], _game_over_event(g)))
+            continue
+        if i not in mine:
+            continue
+        view = shown[1] if i == shown[0] else _deal_view(g, i, seat)[0]
+        for n, ev in zip(nums, _deal_events(g, i, view), strict=True):
+            if n > since:
+                out.append((n, ev))
+    out.sort(key=lambda x: x[0])
+    return [{"seq": n, **ev} for n, ev in out]
+
+
+def _start(engine: TableEngine, index: int) -> int:
+    """The number of the event just before deal ``index``'s ``deal`` event."""
+    for i, nums in numbers(engine.game, engine.paced):
+        if i == index:
+            return nums[0] - 1
+    return engine.seq()
+
+
+# --------------------------------------------------------------------------------- the score
+def _deal_lines(game: Game, *, players: bool = False, games: bool = False
+                ) -> list[dict[str, Any]]:
+    """A score sheet's line per finished deal (winner and knocker as players), with the deal's
+    ``players`` (three players) and the ``games`` it was entered in (Hollywood) when asked."""
+    lines = []
+    for i, s in enumerate(game.seatings):
+        o = game.deals[i].outcome
+        if o is None:
+            continue
+        line: dict[str, Any] = {"number": s.number, "hand": s.hand, "dealer": s.dealer}
+        if players:
+            line["players"] = list(s.players)
+        line.update({"winner": game.winner_of(i),
+                     "points": o.points if o.winner is not None else 0,
+                     "kind": o.kind, "boxes": o.boxes,
+                     "knocker": None if o.knocker is None else s.players[o.knocker]})
+        if games:
+            line["games"] = game.entered.get(i, [])
+        lines.append(line)
+    return lines
+
+
+def _standard_score(game: Game) -> dict[str, Any]:
     return {
         "hand_points": list(game.hand_points), "boxes": list(game.boxes),
         "target": game.rules.target,
@@ -275,79 +306,208 @@ def _score(game: Game) -> dict[str, Any]:
     }
 
 
-#: the earlier deals' reveals a state carries (``fairness.history``: the last ones; docs/api.md)
-HISTORY_SHOWN = 3
+def _hollywood_score(game: Game) -> dict[str, Any]:
+    sh: Any = game.sheet
+    games = []
+    for j, g in enumerate(sh.games):
+        run = [0, 0]
+        lines = []
+        for number, seat, pts in g.lines:
+            run[seat] += pts
+            lines.append({"hand": number, "seat": seat, "points": pts, "total": run[seat]})
+        games.append({"number": j + 1, "hand_points": list(g.hand_points),
+                      "entries": list(g.entries), "boxes": list(g.boxes), "lines": lines,
+                      "closed_after": g.closed_at, "winner": g.winner,
+                      "final": sh.final(j).to_json() if g.is_closed else None})
+    totals = list(sh.totals())
+    final = None
+    if sh.is_over:
+        final = {"winner": game.winner, "totals": totals, "margin": game.margin()}
+    return {"scoring": "hollywood", "target": game.rules.target,
+            "hands": _deal_lines(game, games=True), "games": games, "totals": totals,
+            "final": final}
 
 
+def _three_score(game: Game) -> dict[str, Any]:
+    sh: Any = game.sheet
+    final = None
+    settlements = []
+    if sh.is_over:
+        w = sh.winner
+        net = [0, 0, 0]
+        for opp, f in sorted(sh.settlements().items()):
+            d = f.to_json()
+            d["opponent"] = opp
+            d["winner"] = w
+            d["players"] = [w, opp]
+            settlements.append(d)
+            net[w] += f.margin
+            net[opp] -= f.margin
+        final = {"winner": w, "net": net, "settlements": settlements}
+    return {"scoring": "three_player", "target": game.rules.target,
+            "hand_points": list(sh.hand_points), "boxes": list(sh.boxes),
+            "hands": _deal_lines(game, players=True),
+            "next": None if sh.is_over else {"dealer": sh.dealer, "players": list(sh.players)},
+            "final": final}
+
+
+def _partnership_score(game: Game) -> dict[str, Any]:
+    sh: Any = game.sheet
+    hands = []
+    run = [0, 0]
+    for n, ((w0, p0), (w1, p1)) in enumerate(sh.tables, 1):
+        summary = sh.game.hands[n - 1]
+        if summary.winner is not None:
+            run[summary.winner] += summary.points
+        idx = [i for i, s in enumerate(game.seatings) if s.hand == n]
+        tables = []
+        for i, (w, p) in zip(idx, ((w0, p0), (w1, p1)), strict=True):
+            o = game.deals[i].outcome
+            tables.append({"players": list(game.seatings[i].players),
+                           "dealer": game.seatings[i].dealer, "winner": w, "points": p,
+                           "kind": o.kind if o is not None else None})
+        hands.append({"number": n, "tables": tables, "team": summary.winner,
+                      "net": summary.points, "running": list(run)})
+    return {"scoring": "partnership", "target": game.rules.target,
+            "teams": [list(side) for side in sh.sides],
+            "hand_points": list(sh.game.hand_points), "boxes": list(sh.game.boxes),
+            "hands": hands, "final": sh.final().to_json() if sh.is_over else None}
+
+
+#: ``state.score`` of each scoring's sheet (docs/api.md; docs/variants.md).
+SCORE_JSON: dict[str, Callable[[Game], dict[str, Any]]] = {
+    "standard": _standard_score, "hollywood": _hollywood_score,
+    "three_player": _three_score, "partnership": _partnership_score,
+}
+
+
+def score_json(game: Game) -> dict[str, Any]:
+    """``state.score``: the score sheet of the game's scoring."""
+    return SCORE_JSON[game.scoring](game)
+
+
+# ------------------------------------------------------------------------------- the state
 def _reveal(game: Game, index: int, info: DealInfo) -> dict[str, Any]:
-    h = game.deals[index]
-    return {"hand": info.number, "deck": [card_text(c) for c in h.deck], "salt": info.salt,
+    s = game.seatings[index]
+    return {"hand": s.hand, "deal": s.number, "table": s.table,
+            "deck": [card_text(c) for c in game.deals[index].deck], "salt": info.salt,
             "commitment": info.commitment}
 
 
-def _phase(game: Game, h: HandState, view: PlayerView) -> str:
+def _other_table(game: Game, index: int, view: PublicView, deals: Sequence[DealInfo]
+                 ) -> dict[str, Any]:
+    """``table.other``: the other table's deal of the hand, public information only."""
+    s = game.seatings[index]
+    over = view.phase is Phase.DONE
+    evs = [{"seat": s.players[e.seat], "type": e.kind.value,
+            **({"card": card_text(e.card)} if e.card is not None else {})}
+           for e in view.history]
+    return {"hand": s.hand, "deal": s.number, "players": list(s.players), "dealer": s.dealer,
+            "turn": None if over else s.players[view.current],
+            "stock_count": view.stock_count,
+            "discard_top": card_text(view.discard_pile[-1]) if view.discard_pile else None,
+            "cards": list(view.card_counts), "upcard": card_text(view.upcard),
+            "knock_limit": view.knock_limit, "moves": len(view.history), "over": over,
+            "events": evs, "result": result_json(view.outcome, None, s.players),
+            "commitment": deals[index].commitment,
+            "revealed": _reveal(game, index, deals[index]) if over else None}
+
+
+def _phase(game: Game, view: PlayerView | PublicView, own: PlayerView | None) -> str:
     if game.is_over:
         return "game-over"
-    if h.is_over:
+    if view.phase is Phase.DONE:
         return "hand-over"
-    if not view.to_act:
+    if own is None or not own.to_act:
         return "opponent"
-    if view.phase is Phase.OFFER:
+    if own.phase is Phase.OFFER:
         return "offer"
-    if view.phase is Phase.DISCARD:
+    if own.phase is Phase.DISCARD:
         return "discard"
     return "draw"  # ordinary draw, forced stock draw, or the fiftieth-card choice (R-8.2)
 
 
-def build_state(*, game_id: str, game: Game, deals: Sequence[DealInfo], level: str, preset: str,
-                since: int, hand_order: Sequence[str] | None, seat: int = YOU
-                ) -> dict[str, Any]:
-    """The full ``state`` object of docs/api.md for ``seat`` (0 or 1), from its view only."""
-    assert game.current is not None and len(deals) == len(game.deals)
-    h = game.current
-    view = view_of(h, seat)
-    seq = game_seq(game)
-    index = len(game.deals) - 1
-    legal = _legal(view)
-    if h.is_over and not game.is_over:
+def build_state(engine: TableEngine, seat: int, since: int | None, *, game_id: str,
+                deals: Sequence[DealInfo], level: str, preset: str,
+                hand_order: Sequence[str] | None) -> dict[str, Any]:
+    """The full ``state`` of docs/api.md for player ``seat``, from its views only, with the
+    events numbered after ``since`` (``None``: those of its deal in play, its end included)."""
+    g = engine.game
+    assert g.deals and len(deals) == len(g.deals)
+    tv = table_view(g, seat)
+    index = tv.deal
+    assert index is not None
+    s: Seating = g.seatings[index]
+    own = tv.own
+    view: PlayerView | PublicView = own if own is not None else tv.others[index]
+    over = view.phase is Phase.DONE
+    if own is not None:
+        legal = _legal(own)
+        knock, gin = _knock_gin(own)
+        hand = ordered_hand(own, hand_order)
+        arrangement = _arrangement(own)
+        opponent = {"card_count": own.opponent_card_count, "known": own.opponent_known.texts()}
+        drawn, taken = _c(own.drawn_card), _c(own.taken_card)
+    else:  # the seat sits this deal out (three players): public information only
+        legal = []
+        r = {"code": "hand_over" if over else "not_your_turn"}
+        knock, gin = {"allowed": False, "reason": r}, {"allowed": False, "reason": dict(r)}
+        hand = []
+        arrangement = dict(_NO_ARRANGEMENT)
+        opponent = {"card_count": 0, "known": []}
+        drawn = taken = None
+    if not g.is_over and g.hand_over():
         legal.append({"action": "next hand", "type": "next_hand"})
-    knock, gin = _knock_gin(view)
-    rules = {"preset": preset, **game.rules.to_dict()}
-    revealed = _reveal(game, index, deals[index]) if h.is_over else None
-    return {
+    if since is None:
+        since = _start(engine, index)
+    done = [i for i in range(len(g.deals)) if i != index and g.deals[i].is_over]
+    standard = g.scoring == "standard"  # answered as docs/api.md was written for it
+    state: dict[str, Any] = {
         "game_id": game_id,
-        "seq": seq,
-        "phase": _phase(game, h, view),
+        "seq": engine.seq(),
+        "phase": _phase(g, view, own),
         "you": seat,
-        "dealer": view.dealer,
-        "turn": view.current if not h.is_over else None,
+        "dealer": s.dealer,
+        "turn": None if over else s.players[view.current],
         "level": level,
-        "hand_number": index + 1,
-        "rules": rules,
+        "hand_number": s.hand,
+        "rules": {"preset": preset, **g.rules.to_dict()},
         "knock_limit": view.knock_limit,
-        "knock_limit_reason": "upcard" if game.rules.oklahoma else "rules",
-        "rules_inactive": list(inactive_fields(game.rules)),  # docs/variants.md
+        "knock_limit_reason": "upcard" if g.rules.oklahoma else "rules",
+        "rules_inactive": list(inactive_fields(g.rules, g.scoring)),  # docs/variants.md
         "initial_upcard": card_text(view.upcard),
-        "hand": ordered_hand(view, hand_order),
-        "drawn": _c(view.drawn_card),
-        "taken_from_discard": _c(view.taken_card),
-        "arrangement": _arrangement(view),
-        "opponent": {"card_count": view.opponent_card_count,
-                     "known": view.opponent_known.texts()},
+        "hand": hand,
+        "drawn": drawn,
+        "taken_from_discard": taken,
+        "arrangement": arrangement,
+        "opponent": opponent,
         "stock_count": view.stock_count,
         "discard_pile": [card_text(c) for c in view.discard_pile],
         "legal": legal,
         "knock": knock,
         "gin": gin,
-        "events": _events_since(game, max(0, since), view),
-        "result": result_json(view),
-        "score": _score(game),
+        "events": _events_since(engine, max(0, since), seat, (index, view)),
+        "result": result_json(view.outcome, None if own is None else own.seat, s.players),
+        "score": score_json(g),
         "fairness": {
             "commitment": deals[index].commitment,
-            "revealed": revealed,
-            # the last few earlier deals' reveals; all of them: GET /api/games/{id}/record
-            "history": [_reveal(game, i, deals[i])
-                        for i in range(max(0, index - HISTORY_SHOWN), index)],
-            "history_total": index,
+            "revealed": _reveal(g, index, deals[index]) if over else None,
+            # the last few finished deals' reveals; all of them: the record (docs/api.md)
+            "history": [_reveal(g, i, deals[i]) for i in done[-HISTORY_SHOWN:]],
+            "history_total": len(done),
         },
     }
+    if not standard:
+        state["scoring"] = g.scoring
+        table: dict[str, Any] = {
+            "scoring": g.scoring, "players": g.seats, "seats": list(s.players),
+            "dealer": s.dealer, "sitting_out": None if s.plays(s.dealer) else s.dealer,
+            "spectating": own is None, "deal": s.number, "hand": s.hand,
+        }
+        if g.sheet.deals_per_hand > 1:  # two tables at once: the teams and the other table
+            table["teams"] = [list(side) for side in g.sheet.sides]
+            other = [i for i in tv.others if i != index] if own is not None else []
+            table["other"] = (_other_table(g, other[0], tv.others[other[0]], deals)
+                              if other else None)
+        state["table"] = table
+    return state

@@ -27,10 +27,9 @@ from ..store import DealRow, GameRow, Store
 from ..store.db import seats_of_text, seats_text, storable_id
 from ..store.tables import MessageRow, TableRow, TableStore
 from ..store.variants import VariantStore
-from .engines import TableEngine, replay_engine
+from .engines import YOU, DealInfo, TableEngine, replay_engine
 from .errors import NotFound
 from .service_base import token_hash
-from .state import YOU, DealInfo
 
 __all__ = ["Loaded", "Seated", "TableRecords"]
 
@@ -125,6 +124,16 @@ class TableRecords:
             return got
         return self.remember_kind(game_id, self.vstore.scoring(game_id) or "standard",
                                   self.tables.get(game_id) is not None)
+
+    def keep_scoring(self, game_id: str, scoring: str, conn: Connection | None = None) -> None:
+        """Store a new game's scoring (in the caller's transaction ``conn`` if given): a row
+        for every scoring but the standard one, which a game without a row has."""
+        if scoring == "standard":
+            return
+        if conn is None:
+            self.vstore.set_scoring(game_id, scoring)
+        else:
+            VariantStore.write_scoring(conn, game_id, scoring)
 
     # ------------------------------------------------------------------------------ seats
     def authorize(self, game_id: str, token: str | None) -> Seated:

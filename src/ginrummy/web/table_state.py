@@ -11,10 +11,10 @@ from typing import Any
 
 from ..store.tables import MessageRow, SeatRow, TableRow
 from ..variants import PLAYER_COUNT
+from .engines import YOU
 from .service_base import invite_code
-from .state import YOU
+from .state import build_state
 from .table_records import Loaded, Seated
-from .variant_state import build_table_state
 
 __all__ = ["AWAY_AFTER", "seat_row", "is_computer", "seats_json", "seat_state",
            "turn_deadlines", "table_status", "next_change"]
@@ -178,9 +178,9 @@ def seat_state(messages: Callable[[str, int], list[MessageRow]], loaded: Loaded,
     if loaded.engine is None:
         st = _waiting_state(loaded, seated)
     else:
-        st = build_table_state(loaded.engine, seated.seat, since, game_id=row.id,
-                               deals=loaded.deals, level=row.level, preset=row.preset,
-                               hand_order=_hand_order(loaded, seated))
+        st = build_state(loaded.engine, seated.seat, since, game_id=row.id,
+                         deals=loaded.deals, level=row.level, preset=row.preset,
+                         hand_order=_hand_order(loaded, seated))
     if seated.table is not None:
         status_json = _table_json(loaded, seated)
         st["table"] = {**(st.get("table") or {}), **status_json}
