@@ -9,7 +9,7 @@ from test_web_leak import card_strings
 
 from ginrummy.cards import CardSet
 from ginrummy.hand import HandState
-from ginrummy.web.engines import TableEngine
+from ginrummy.web.tables.engine import TableEngine
 
 
 def hidden_in_deal(h: HandState, seat: int | None) -> set[str]:

@@ -223,11 +223,11 @@ def test_idle_streams_read_nothing_and_their_presence_is_renewed_together(
     seat on SQLite and no authorization reads."""
     from ginrummy.store.tables import TableStore
     from ginrummy.web import tables_api
-    from ginrummy.web.seating import Seating
+    from ginrummy.web.tables.seats import Seats
 
     monkeypatch.setattr(tables_api, "PRESENCE_EVERY", 0.5)
-    views = _count_calls(monkeypatch, Seating, "live_view")
-    renewals = _count_calls(monkeypatch, Seating, "refresh_presence_many")
+    views = _count_calls(monkeypatch, Seats, "live_view")
+    renewals = _count_calls(monkeypatch, Seats, "refresh_presence_many")
     writes = _count_calls(monkeypatch, TableStore, "refresh_presence")
     with live_server(tmp_path / "idle.sqlite3") as (base, app), \
             httpx.Client(base_url=base, timeout=10) as c:
@@ -260,9 +260,9 @@ def test_away_and_the_turn_clock_wake_a_quiet_stream_when_due(
     turn is then played, and the other stream sees it)."""
     from sqlalchemy import text
 
-    from ginrummy.web import table_state
+    from ginrummy.web.tables import seat_state
 
-    monkeypatch.setattr(table_state, "AWAY_AFTER", 5.0)  # room for a loaded machine
+    monkeypatch.setattr(seat_state, "AWAY_AFTER", 5.0)  # room for a loaded machine
     with live_server(tmp_path / "due.sqlite3") as (base, app), \
             httpx.Client(base_url=base, timeout=10) as c:
         r = _post(c, "/api/games", body={"seats": [{"kind": "person"}, {"kind": "open"}],

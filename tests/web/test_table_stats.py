@@ -21,7 +21,7 @@ from table_helpers import Seat, join, new_table, play_until
 from ginrummy.bots import LEVELS
 from ginrummy.store import Store
 from ginrummy.store.db import SCHEMA_VERSION
-from ginrummy.web.engines import TableEngine
+from ginrummy.web.tables.engine import TableEngine
 
 ME = {"kind": "person"}
 OPEN = {"kind": "open"}

@@ -256,7 +256,7 @@ def test_a_request_reads_the_tables_row_once(client: TestClient) -> None:
     """A process that has never seen the table (its kind not yet remembered) reads the tables
     row once per request, in the same statement as the game's row: authorization and the
     game's kind share the read."""
-    from ginrummy.web.service import TableService
+    from ginrummy.web.tables.service import TableService
 
     ann, bo = two_people(client)
     started(ann)
@@ -517,15 +517,15 @@ def test_two_rematch_requests_at_once_make_one_rematch(client: TestClient, db_ur
     from sqlalchemy import text
 
     from ginrummy.store import Store
-    from ginrummy.web.seating import Seating
-    from ginrummy.web.service import TableService
+    from ginrummy.web.tables.seats import Seats
+    from ginrummy.web.tables.service import TableService
 
     ann, bo = two_people(client, rules={"target": 20})
     started(ann)
     play_until([ann, bo], random.Random(5), lambda ss: ss[0]["phase"] == "game-over")
     stores = [Store(db_url), Store(db_url)]  # two processes: no lock, no cache in common
     try:
-        seatings = [Seating(TableService(s)) for s in stores]
+        seatings = [Seats(TableService(s)) for s in stores]
         both_built = threading.Barrier(2, timeout=30)
         built: list[str] = []
         for seating in seatings:
@@ -581,7 +581,7 @@ def test_presence_leases_are_renewed_together_and_a_left_seat_is_not(
     (web/presence.py; on PostgreSQL one statement): a seated person's seat gets the new lease,
     a seat that person left (or a token that is not the seat's) gets nothing and is reported
     lost, so that its stream ends."""
-    from ginrummy.web.service_base import token_hash
+    from ginrummy.web.tokens import token_hash
 
     ann, code = new_table(client, [ME, OPEN])
     bo = join(client, code, "Bo")

@@ -233,7 +233,7 @@ def test_the_server_deals_from_the_fairness_shuffle(monkeypatch: pytest.MonkeyPa
                                                    client: TestClient) -> None:
     """Every deal the server makes goes through fairness.shuffled_deck / new_salt: a fixed
     deck patched in there is the deck that the reveal shows."""
-    import ginrummy.web.service as service_module
+    import ginrummy.web.tables.service as service_module
 
     dealt: list[list[int]] = []
     salts: list[str] = []

@@ -24,7 +24,7 @@ from web_helpers import Table, choose
 from ginrummy.bots import LEVELS, make_bot
 from ginrummy.cards import CardSet, card_text
 from ginrummy.game import Game
-from ginrummy.web.state import HISTORY_SHOWN
+from ginrummy.web.tables.state import HISTORY_SHOWN
 
 CARD = re.compile(r"(?:10|[A2-9TJQK])[SHDC]")
 #: keys whose values are random ids or hashes, not cards.

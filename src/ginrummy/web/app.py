@@ -63,9 +63,9 @@ from .schemas import (
     StaleOut,
     error_response,
 )
-from .seating import MESSAGE_LIMIT, MESSAGE_WINDOW, Seating
-from .service import TableService
 from .streams import StreamGate, StreamLimits, raise_descriptor_limit
+from .tables.seats import MESSAGE_LIMIT, MESSAGE_WINDOW, Seats
+from .tables.service import TableService
 from .tables_api import install_tables
 from .text import TextError, printable
 from .tutorial_api import install_tutorial
@@ -618,7 +618,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
 
     install_keeper(app, service.vstore, page=_static_page, bearer=_bearer,  # /keeper
                    creation_limit=lambda request: _limited(request, "too_many_sheets"))
-    install_tables(app, Seating(service, by_seat), hub, workers, bearer=_bearer, limited=_limited,
+    install_tables(app, Seats(service, by_seat), hub, workers, bearer=_bearer, limited=_limited,
                    page=_static_page, gate=StreamGate(live_limits))  # tables, /join, live
     install_replay(app, service, page=_static_page, bearer=_bearer)  # /replay
     install_tutorial(app, page=_static_page)  # /tutorial

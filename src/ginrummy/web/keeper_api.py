@@ -26,8 +26,8 @@ from ..variants import PLAYER_COUNT, SCORINGS, check_table, fit_to_table
 from .encoding import JSONAnswer
 from .errors import from_engine
 from .schemas import Body, error_response
-from .service_base import token_hash
 from .text import Name, Text
+from .tokens import token_hash
 
 __all__ = ["install_keeper", "MAX_HANDS"]
 

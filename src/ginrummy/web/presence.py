@@ -1,6 +1,6 @@
 """The presence leases of this process's live streams, refreshed together (docs/tables.md
 "Live"): an open stream keeps its seat ``connected`` by a lease in the store
-(``connected_until``, :data:`ginrummy.web.seating.PRESENCE_LEASE` seconds), renewed every
+(``connected_until``, :data:`ginrummy.web.tables.seats.PRESENCE_LEASE` seconds), renewed every
 ``every`` seconds. One task renews every stream's lease of the process in one call of
 ``refresh`` (on PostgreSQL one statement per 200 seats:
 :meth:`ginrummy.store.tables.TableStore.refresh_presence_many`), instead of one thread trip and

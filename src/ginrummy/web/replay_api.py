@@ -22,7 +22,7 @@ from ..replay import replay_hand
 from .encoding import JSONAnswer
 from .errors import Unavailable
 from .schemas import ErrorOut, error_response
-from .service import GameService
+from .tables.service import GameService
 
 __all__ = ["install_replay"]
 

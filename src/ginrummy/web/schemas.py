@@ -1,5 +1,5 @@
 """Request bodies of the JSON API (docs/api.md). Responses are plain dicts built by
-:mod:`ginrummy.web.state`."""
+:mod:`ginrummy.web.tables.state`."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ from typing import Any
 from ..store import Store
 from ..store.db import FINISHED
 from ..store.tables import TableStore
-from .engines import YOU
+from .tables.engine import YOU
 
 __all__ = ["player_stats", "summary", "variant_of", "PlayedGame", "PlayedHand"]
 

@@ -2,7 +2,7 @@
 rematch, quick messages, and the live stream (Server-Sent Events) of a seat.
 
 ``install_tables(app, seating, hub, ...)`` adds them to the web game's app; the operations are
-:class:`ginrummy.web.seating.Seating`'s (the table service's companion for the seats).
+:class:`ginrummy.web.tables.seats.Seats`'s (the table service's companion for the seats).
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from .errors import NotFound, RateLimited
 from .live import LiveHub
 from .presence import Lease, PresenceKeeper
 from .schemas import ErrorOut, JoinIn, MalformedOut, MessageIn, SeatPut, error_response
-from .seating import LiveView, Seating
-from .service_base import token_hash
 from .streams import Slot, StreamGate
+from .tables.seats import LiveView, Seats
+from .tokens import token_hash
 from .workers import Workers
 
 __all__ = ["install_tables", "PING_EVERY", "PRESENCE_EVERY", "CHECK_EVERY"]
@@ -84,7 +84,7 @@ class _LiveResponse(StreamingResponse):
             self._release()
 
 
-def install_tables(app: FastAPI, seating: Seating, hub: LiveHub, workers: Workers, *,
+def install_tables(app: FastAPI, seating: Seats, hub: LiveHub, workers: Workers, *,
                    bearer: Callable[[str | None], str | None],
                    limited: Callable[[Request, str], Response | None],
                    page: Callable[[Request, str | None, str, str], Response],

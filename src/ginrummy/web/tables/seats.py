@@ -4,7 +4,7 @@ sends (:func:`ginrummy.web.tables_api.install_tables` serves them).
 
 Every operation runs under the table service's per-game lock and through its machinery
 (authorization by a seat's token hash, the cache checked against the stored ``seq``, the
-computers' moves, saving): :class:`Seating` is that service's companion for the seats, and the
+computers' moves, saving): :class:`Seats` is that service's companion for the seats, and the
 store's seat rows (:mod:`ginrummy.store.tables`) are changed only with a version check, so that
 two processes never both take one seat.
 """
@@ -18,20 +18,20 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from ..bots import LEVELS
-from ..store import GameRow
-from ..store.tables import MessageRow, SeatRow, TableRow, TableStore
-from ..variants import FIRST_DEALERS, PLAYER_COUNT
-from .errors import BadRequest, NotFound, RateLimited, Refused
-from .ratelimit import Limiter, RateLimiter
+from ...bots import LEVELS
+from ...store import GameRow
+from ...store.tables import MessageRow, SeatRow, TableRow, TableStore
+from ...variants import FIRST_DEALERS, PLAYER_COUNT
+from ..errors import BadRequest, NotFound, RateLimited, Refused
+from ..ratelimit import Limiter, RateLimiter
+from ..text import name_key
+from ..tokens import invite_code, token_hash
+from .inputs import INVITE_CODE_RE, KINDS, MESSAGES, checked_name
+from .seat_state import next_change, seat_row, seats_json, table_status
 from .service import TableService
-from .service_base import invite_code, token_hash
-from .table_inputs import INVITE_CODE_RE, KINDS, MESSAGES, checked_name
-from .table_records import Loaded, Seated
-from .table_state import next_change, seat_row, seats_json, table_status
-from .text import name_key
+from .stored import Loaded, Seated
 
-__all__ = ["Seating", "LiveView", "PRESENCE_LEASE", "MESSAGE_LIMIT", "MESSAGE_WINDOW"]
+__all__ = ["Seats", "LiveView", "PRESENCE_LEASE", "MESSAGE_LIMIT", "MESSAGE_WINDOW"]
 
 #: how long an open live stream keeps its seat connected after each refresh (seconds).
 PRESENCE_LEASE = 25.0
@@ -42,11 +42,11 @@ MESSAGE_WINDOW = 60.0
 
 @dataclass(frozen=True)
 class LiveView:
-    """What a live stream reads (:meth:`Seating.live_view`): the seat's ``state`` (``None``:
+    """What a live stream reads (:meth:`Seats.live_view`): the seat's ``state`` (``None``:
     unchanged since the one sent), the ``seats`` (presence), the table's ``seq`` and
     ``version``, the asker's ``seat``, whether it is a table of seats (``table``) and
     ``wake_at``, the next moment its view changes with time alone
-    (:func:`ginrummy.web.table_state.next_change`)."""
+    (:func:`ginrummy.web.tables.seat_state.next_change`)."""
 
     state: dict[str, Any] | None
     seats: list[dict[str, Any]]
@@ -57,7 +57,7 @@ class LiveView:
     wake_at: float | None
 
 
-class Seating:
+class Seats:
     """The seat operations of ``svc``'s tables. Thread-safe as the service is.
 
     ``message_limits``: the quick-message limit, per seat (keys ``"<game_id>:<seat>"``); by

@@ -9,15 +9,15 @@ import re
 import unicodedata
 from typing import Any
 
-from ..bots import DEFAULT_LEVEL, LEVELS
-from ..cards import card_text, parse_card
-from ..errors import GinRummyError, RulesError, shown_value
-from ..rules import PRESETS, Rules
-from ..store.tables import SeatRow
-from .errors import BadRequest, text_reason
-from .i18n import LANGUAGES
-from .messages import catalog
-from .text import name_key, valid_name
+from ...bots import DEFAULT_LEVEL, LEVELS
+from ...cards import card_text, parse_card
+from ...errors import GinRummyError, RulesError, shown_value
+from ...rules import PRESETS, Rules
+from ...store.tables import SeatRow
+from ..errors import BadRequest, text_reason
+from ..i18n import LANGUAGES
+from ..messages import catalog
+from ..text import name_key, valid_name
 
 __all__ = ["NEXT_HAND", "MESSAGES", "TURN_CLOCK_RANGE", "NAME_MAX", "KINDS", "INVITE_CODE_RE",
            "normalize_action", "checked_name", "checked_rules", "checked_order",

@@ -13,7 +13,7 @@ first action and its end right after its last action.
 
 from __future__ import annotations
 
-from ..game import Game
+from ...game import Game
 
 __all__ = ["GAME_OVER", "own_count", "numbered", "seq", "event_order", "deal_start",
            "sequential", "numbers"]

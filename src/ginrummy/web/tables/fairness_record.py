@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..fairness import FORMAT
-from .engines import DealInfo, TableEngine
+from ...fairness import FORMAT
+from .engine import DealInfo, TableEngine
 
 __all__ = ["fairness_record"]
 

@@ -9,12 +9,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..store.tables import MessageRow, SeatRow, TableRow
-from ..variants import PLAYER_COUNT
-from .engines import YOU
-from .service_base import invite_code
+from ...store.tables import MessageRow, SeatRow, TableRow
+from ...variants import PLAYER_COUNT
+from ..tokens import invite_code
+from .engine import YOU
 from .state import build_state
-from .table_records import Loaded, Seated
+from .stored import Loaded, Seated
 
 __all__ = ["AWAY_AFTER", "seat_row", "is_computer", "seats_json", "seat_state",
            "turn_deadlines", "table_status", "next_change"]

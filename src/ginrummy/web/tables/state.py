@@ -17,20 +17,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..actions import ActionKind
-from ..cards import CardSet, card_text
-from ..game import Game, Seating
-from ..hand import HandOutcome, Phase
-from ..melds import (
+from ...actions import ActionKind
+from ...cards import CardSet, card_text
+from ...game import Game, Seating
+from ...hand import HandOutcome, Phase
+from ...melds import (
     best_arrangement,
     best_discard_deadwood,
     default_spread,
     evaluate_discards,
     min_deadwood_mask,
 )
-from ..variants import inactive_fields
-from ..views import PlayerView, PublicView, ViewEvent, public_view_of, table_view, view_of
-from .engines import DealInfo, TableEngine
+from ...variants import inactive_fields
+from ...views import PlayerView, PublicView, ViewEvent, public_view_of, table_view, view_of
+from .engine import DealInfo, TableEngine
 from .numbering import GAME_OVER, numbers
 
 __all__ = ["HISTORY_SHOWN", "build_state", "ordered_hand", "result_json", "score_json"]

@@ -4,14 +4,14 @@ token), a computer at a level, or open (before the start). Playing the computer 
 with one person.
 
 The server is the authority (DESIGN.md principle 7). Each request finds its seat
-(:meth:`~ginrummy.web.table_records.TableRecords.authorize`), takes the game rebuilt from its
-record (:mod:`ginrummy.web.table_records`), applies the seat's action, lets the computers move
+(:meth:`~ginrummy.web.tables.stored.TableRecords.authorize`), takes the game rebuilt from its
+record (:mod:`ginrummy.web.tables.stored`), applies the seat's action, lets the computers move
 from their own views while it is their turn (seeded, so any process makes the same move), and
 saves everything in one transaction before answering with the seat's state
-(:mod:`ginrummy.web.table_state`). Every form is one :class:`ginrummy.game.Game` behind
-:class:`~ginrummy.web.engines.TableEngine`, its computers moved by the engine's one loop
+(:mod:`ginrummy.web.tables.seat_state`). Every form is one :class:`ginrummy.game.Game` behind
+:class:`~ginrummy.web.tables.engine.TableEngine`, its computers moved by the engine's one loop
 (:func:`ginrummy.bots.play.advance`); the seats' operations (joining, leaving, the rematch,
-presence) are :class:`ginrummy.web.seating.Seating`'s.
+presence) are :class:`ginrummy.web.tables.seats.Seats`'s.
 """
 
 from __future__ import annotations
@@ -26,27 +26,27 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from ..actions import Action
-from ..bots import DEFAULT_LEVEL, LEVELS, Bot, make_bot
-from ..bots.hints import hint
-from ..bots.strength import level_ratings
-from ..cards import card_text
-from ..errors import IllegalActionError, InvalidNotationError, RulesError, shown_value
-from ..fairness import commitment_of, new_salt, shuffled_deck
-from ..game import Game
-from ..records import HandRecord
-from ..rules import Rules
-from ..store import GameRow, Store
-from ..store.tables import TableRow
-from ..variants import FIRST_DEALERS, PLAYER_COUNT, SCORINGS, fit_to_table
-from ..views import view_of
-from .engines import YOU, DealInfo, TableEngine
-from .errors import BadRequest, Illegal, NotFound, Stale, Unavailable
+from ...actions import Action
+from ...bots import DEFAULT_LEVEL, LEVELS, Bot, make_bot
+from ...bots.hints import hint
+from ...bots.strength import level_ratings
+from ...cards import card_text
+from ...errors import IllegalActionError, InvalidNotationError, RulesError, shown_value
+from ...fairness import commitment_of, new_salt, shuffled_deck
+from ...game import Game
+from ...records import HandRecord
+from ...rules import Rules
+from ...store import GameRow, Store
+from ...store.tables import TableRow
+from ...variants import FIRST_DEALERS, PLAYER_COUNT, SCORINGS, fit_to_table
+from ...views import view_of
+from ..errors import BadRequest, Illegal, NotFound, Stale, Unavailable
+from ..rating_stats import person_rating
+from ..stats import player_stats
+from ..tokens import invite_code, token_hash
+from .engine import YOU, DealInfo, TableEngine
 from .fairness_record import fairness_record
-from .rating_stats import person_rating
-from .service_base import invite_code, token_hash
-from .stats import player_stats
-from .table_inputs import (
+from .inputs import (
     NEXT_HAND,
     checked_name,
     checked_order,
@@ -55,8 +55,8 @@ from .table_inputs import (
     checked_turn_clock,
     normalize_action,
 )
-from .table_records import Loaded, Seated, TableRecords
-from .table_state import is_computer, seat_row, seat_state
+from .seat_state import is_computer, seat_row, seat_state
+from .stored import Loaded, Seated, TableRecords
 
 __all__ = ["TableService", "GameService"]
 

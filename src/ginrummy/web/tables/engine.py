@@ -1,6 +1,6 @@
 """The engine side of a table, for every form of the game: :class:`TableEngine`, one
 :class:`ginrummy.game.Game` (standard, Hollywood, three players, partnership) with what the
-server adds to it: the numbers of its events (:mod:`ginrummy.web.numbering`), its deals as
+server adds to it: the numbers of its events (:mod:`ginrummy.web.tables.numbering`), its deals as
 stored, its replay from them, and its computers moved by the engine's one loop
 (:func:`ginrummy.bots.play.advance`).
 
@@ -23,16 +23,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import Action
-from ..bots import Bot
-from ..bots.play import OnFault, advance
-from ..cards import parse_card
-from ..game import Game
-from ..hand import HandState
-from ..rules import Rules
-from ..store import DealRow
+from ...actions import Action
+from ...bots import Bot
+from ...bots.play import OnFault, advance
+from ...cards import parse_card
+from ...game import Game
+from ...hand import HandState
+from ...rules import Rules
+from ...store import DealRow
+from ..errors import Illegal
 from . import numbering
-from .errors import Illegal
 
 __all__ = ["TableEngine", "DealInfo", "YOU", "replay_engine", "MAX_COMPUTER_MOVES"]
 

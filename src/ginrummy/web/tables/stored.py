@@ -1,7 +1,7 @@
 """A table's record in the store, loaded and saved (docs/tables.md): who asks (a seat found by
 its token's hash), the game rebuilt from its event log or taken from a small cache checked
 against the stored sequence number, and the new deals and ``seq`` saved only if nobody moved
-the game meanwhile. The game flow (:mod:`ginrummy.web.service`) decides what changes; this
+the game meanwhile. The game flow (:mod:`ginrummy.web.tables.service`) decides what changes; this
 module only reads and writes.
 
 Nothing that matters lives in this process: the cache is checked against the stored ``seq``,
@@ -22,14 +22,14 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from ..rules import Rules
-from ..store import DealRow, GameRow, Store
-from ..store.db import seats_of_text, seats_text, storable_id
-from ..store.tables import MessageRow, TableRow, TableStore
-from ..store.variants import VariantStore
-from .engines import YOU, DealInfo, TableEngine, replay_engine
-from .errors import NotFound
-from .service_base import token_hash
+from ...rules import Rules
+from ...store import DealRow, GameRow, Store
+from ...store.db import seats_of_text, seats_text, storable_id
+from ...store.tables import MessageRow, TableRow, TableStore
+from ...store.variants import VariantStore
+from ..errors import NotFound
+from ..tokens import token_hash
+from .engine import YOU, DealInfo, TableEngine, replay_engine
 
 __all__ = ["Loaded", "Seated", "TableRecords"]
 
@@ -248,7 +248,7 @@ class TableRecords:
     def _caught_up(self, got: Loaded) -> Loaded | None:
         """The cached game ``got`` brought up to the stored one (another process moved it):
         the deals from its first in play (else its last) on are read and the engine continued
-        with them (:meth:`~ginrummy.web.engines.TableEngine.extend`, the steps of a replay of
+        with them (:meth:`~ginrummy.web.tables.engine.TableEngine.extend`, the steps of a replay of
         the whole record), without reading and replaying the deals before. ``None`` (and
         ``got`` dropped from the cache) when the stored deals do not continue ``got``'s: then
         the game is replayed. Any other error is raised (a bug: never hidden), ``got`` dropped
