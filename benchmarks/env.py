@@ -3,6 +3,7 @@
 
     .venv/bin/python benchmarks/env.py            # writes benchmarks/results/env-DATE.md
     .venv/bin/python benchmarks/env.py --quick --no-write
+    .venv/bin/python benchmarks/env.py --baseline main   # and the env of main, side by side
 
 One episode = one deal played to its end by two uniformly random legal players, with what a
 learning agent needs at every decision built each step:
@@ -14,6 +15,11 @@ learning agent needs at every decision built each step:
   deal and stock draws) from the same deck orders as ours;
 * RLCard: ``env.run`` with two ``RandomAgent``s (its loop builds its observation dict per step).
 
+``--baseline REV`` also runs the environment as it was at git revision ``REV`` (its
+``src/ginrummy/env.py``, loaded beside today's engine in the same process) on the same deals and
+moves, interleaved with the others: a before/after comparison of the environment's own code. The
+two must play the same episodes (the same decisions and observations, checked first).
+
 Rates are episodes per second of process CPU time, best of ``--repeat`` interleaved passes
 (see benchmarks/engine.py). ours/theirs > 1 means ours is faster.
 """
@@ -23,11 +29,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime as dt
+import importlib.util
 import os
 import platform
 import random
 import shlex
+import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
@@ -65,8 +74,54 @@ def decks_for(n: int, seed: int) -> list[list[int]]:
     return out
 
 
-def ours(n: int, seed: int, steps: list[int]) -> Callable[[], None]:
-    env = GinRummyEnv(rules="standard")
+def env_at(rev: str) -> type[Any]:
+    """``GinRummyEnv`` as ``src/ginrummy/env.py`` was at git revision ``rev``, loaded as the
+    module ``ginrummy._env_at_rev`` (its relative imports reach today's engine)."""
+    text = subprocess.run(["git", "show", f"{rev}:src/ginrummy/env.py"], cwd=ROOT, check=True,
+                          capture_output=True, text=True).stdout
+    path = Path(tempfile.mkdtemp()) / "env_at_rev.py"
+    path.write_text(text, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("ginrummy._env_at_rev", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module.GinRummyEnv  # type: ignore[no-any-return]
+
+
+def same_episodes(a: type[Any], b: type[Any], n: int, seed: int) -> int:
+    """Play ``n`` seeded deals on both environments with the same random legal moves; every
+    agent, observation, mask and reward must be equal. Returns the decisions compared.
+
+    :raises AssertionError: the first difference."""
+    ea, eb = a(rules="standard"), b(rules="standard")
+    compared = 0
+    for i in range(n):
+        ea.reset(seed=seed + i)
+        eb.reset(seed=seed + i)
+        rng = random.Random(seed + i)
+        for agent in ea.agent_iter():
+            assert agent == eb.agent_selection, (i, compared)
+            oa, ra, ta, ua, _ = ea.last()
+            ob, rb, tb, ub, _ = eb.last()
+            assert (ra, ta, ua) == (rb, tb, ub), (i, compared)
+            assert np.array_equal(oa["observation"], ob["observation"]), (i, compared)
+            assert np.array_equal(oa["action_mask"], ob["action_mask"]), (i, compared)
+            compared += 1
+            if ta or ua:
+                ea.step(None)
+                eb.step(None)
+                continue
+            legal = np.flatnonzero(oa["action_mask"])
+            x = int(legal[rng.randrange(len(legal))])
+            ea.step(x)
+            eb.step(x)
+    return compared
+
+
+def ours(n: int, seed: int, steps: list[int], cls: type[Any] = GinRummyEnv
+         ) -> Callable[[], None]:
+    env = cls(rules="standard")
 
     def run() -> None:
         rng = random.Random(seed)
@@ -131,13 +186,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
+    ap.add_argument("--baseline", metavar="REV",
+                    help="also run src/ginrummy/env.py as it was at this git revision")
     args = ap.parse_args(argv)
     n, n_rl = (30, 10) if args.quick else (300, 100)
     repeat = 2 if args.quick else args.repeat
     decks = decks_for(n, args.seed)
-    counts: dict[str, list[int]] = {"ours": [], "openspiel": [], "rlcard": []}
+    counts: dict[str, list[int]] = {"ours": [], "openspiel": [], "rlcard": [], "baseline": []}
     runs: dict[str, tuple[Callable[[], Any], int, bool]] = {
         "ours": (ours(n, args.seed, counts["ours"]), n, False)}
+    checked = 0
+    if args.baseline:
+        before = env_at(args.baseline)
+        checked = same_episodes(GinRummyEnv, before, n // 3, args.seed)
+        runs["baseline"] = (ours(n, args.seed, counts["baseline"], before), n, False)
     if pyspiel is not None:
         runs["openspiel"] = (openspiel(decks, args.seed, counts["openspiel"]), n, False)
     if rlcard is not None:
@@ -153,6 +215,11 @@ def main(argv: list[str] | None = None) -> int:
              f"{n} deals"),
             ("RLCard gin-rummy env + RandomAgent", r.get("rlcard"),
              ratio(r["ours"], r.get("rlcard")), per_step("rlcard", n_rl), f"{n_rl} deals")]
+    if args.baseline:
+        assert counts["baseline"] == counts["ours"], "the two environments played differently"
+        rows.insert(0, (f"ginrummy.env at `{args.baseline}` (before), same deals and moves",
+                        r["baseline"], ratio(r["ours"], r["baseline"]), per_step("baseline", n),
+                        f"{n} deals"))
     versions = [f"Python {platform.python_version()}",
                 f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs",
                 f"pettingzoo {version('pettingzoo')}"]
@@ -171,7 +238,11 @@ def main(argv: list[str] | None = None) -> int:
             f"Environment: {'; '.join(versions)}. Episodes (one deal, random legal play) per "
             f"second of process CPU time, best of {repeat} interleaved passes. Ours: "
             f"`ginrummy.env.GinRummyEnv` through PettingZoo's `agent_iter`/`last`/`step`, "
-            f"{per_step('ours', n)} decisions per episode.\n\n{head}\n{body}\n")
+            f"{per_step('ours', n)} decisions per episode."
+            + (f" Before the timing, {checked} decisions of {n // 3} deals were played on "
+               f"both ours and the environment at `{args.baseline}`: the same agents, "
+               "observations, masks and rewards at every one." if args.baseline else "")
+            + f"\n\n{head}\n{body}\n")
     print(text)
     if not args.no_write:
         args.out.mkdir(parents=True, exist_ok=True)

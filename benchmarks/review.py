@@ -164,10 +164,12 @@ def _game_line(g: int, a: str, b: str, worlds: int, luck: bool = True) -> dict[s
                  for deal in r.deals for d in deal.decisions]
     luck_events = [[e.seat, e.kind, round(e.win, 5), round(e.points, 3)]
                    for deal in r.deals for e in deal.luck]
+    deals = [[deal.number, round(deal.win_after[0], 5), round(deal.win_after[1], 5),
+              deal.result[0]] for deal in r.deals]
     return {"game": g, "levels": levels, "complete": game.complete,
             "winner": rec["winner"], "hands": len(game.deals), "worlds": worlds,
             "seats": [s.to_json() for s in r.seats], "decisions": decisions,
-            "luck": luck_events}
+            "luck": luck_events, "deals": deals}
 
 
 def cmd_collect(args: argparse.Namespace) -> None:
@@ -249,6 +251,7 @@ def cmd_report(args: argparse.Namespace) -> None:
     print(f"\nmean absolute calibration error: {100 * statistics.mean(errs):.2f} points "
           f"(over the {len(errs)} buckets with decisions); weighted by decisions: "
           f"{100 * werr / total:.2f} points")
+    _deal_calibration([g for g in lines if "deals" in g])
     print("\n| level | seats | accuracy (95% CI) | points lost per hand | best | good | "
           "inaccuracy | mistake | blunder |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -270,6 +273,37 @@ def cmd_report(args: argparse.Namespace) -> None:
     if draw_luck_pts:
         m, lo, hi = _mean_ci(draw_luck_pts)
         print(f"mean luck of a draw (hand points): {m:+.3f} (95% CI {lo:+.3f}..{hi:+.3f})")
+
+
+def _deal_calibration(games: list[dict[str, Any]]) -> None:
+    """The search alone, at the deal's end: each decision's predicted chance against the
+    chance the score gives after the deal as it fell (the same table), and its predicted
+    points against the deal's points; many more independent outcomes than whole games."""
+    if not games:
+        return
+    buckets: list[list[tuple[float, float]]] = [[] for _ in range(10)]
+    pts_err: list[float] = []
+    for g in games:
+        after = {d[0]: (d[1], d[2], d[3]) for d in g["deals"]}
+        for seat, n, _i, _k, win, _b, _d, _dp, _gr, _z in g["decisions"]:
+            buckets[min(9, int(win * 10))].append((win, after[n][seat]))
+    print("\nat the end of the deal (predicted chance against the chance after the deal as "
+          "it fell):\n")
+    print("| predicted | decisions | mean predicted | mean after the deal | gap |")
+    print("|---|---|---|---|---|")
+    errs = []
+    for i, b in enumerate(buckets):
+        if not b:
+            continue
+        mp = statistics.mean(x for x, _ in b)
+        ma = statistics.mean(y for _, y in b)
+        errs.append(abs(mp - ma))
+        print(f"| {i / 10:.1f}-{(i + 1) / 10:.1f} | {len(b)} | {mp:.3f} | {ma:.3f} | "
+              f"{(ma - mp) * 100:+.1f} |")
+    print(f"\nmean absolute calibration error at the deal's end: "
+          f"{100 * statistics.mean(errs):.2f} points over {len(errs)} buckets, "
+          f"{sum(len(g['deals']) for g in games)} deals")
+    del pts_err
 
 
 # ------------------------------------------------------------------------------ confirm

@@ -1,19 +1,22 @@
 """``ginrummy serve`` in a subprocess on a free loopback port, for the tests that need a real
-server (uvicorn's own handling of connections, several processes on one database)."""
+server (uvicorn's own handling of connections, several processes on one database), and a TCP
+relay to a database that a test can cut (an outage)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import httpx
 
-__all__ = ["free_port", "ServeProcess"]
+__all__ = ["free_port", "ServeProcess", "Relay"]
 
 
 def free_port() -> int:
@@ -83,3 +86,63 @@ class ServeProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
+
+
+class Relay:
+    """A TCP relay from a loopback port to ``(host, port)``, in threads. :meth:`cut` drops every
+    connection and closes new ones at once (as a stopped server's host does); :meth:`mend` lets
+    them through again."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.target = (host, port)
+        self.up = True
+        self._lock = threading.Lock()
+        self._open: set[socket.socket] = set()
+        self._server = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self._server.getsockname()[1])
+        self._stop = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self._stop:
+            try:
+                conn, _ = self._server.accept()
+            except OSError:
+                return
+            if not self.up:
+                conn.close()
+                continue
+            try:
+                back = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                conn.close()
+                continue
+            with self._lock:
+                self._open.update((conn, back))
+            for a, b in ((conn, back), (back, conn)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    def _pipe(self, a: socket.socket, b: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := a.recv(65536):
+                b.sendall(data)
+        for s in (a, b):
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        self.up = False
+        with self._lock:
+            socks, self._open = list(self._open), set()
+        for s in socks:
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            s.close()
+
+    def mend(self) -> None:
+        self.up = True
+
+    def close(self) -> None:
+        self._stop = True
+        self.cut()
+        self._server.close()

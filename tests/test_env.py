@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 import warnings
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -21,34 +23,48 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from ginrummy.actions import Action, ActionKind  # noqa: E402
-from ginrummy.cards import parse_card  # noqa: E402
+from ginrummy.cards import CardSet, parse_card  # noqa: E402
 from ginrummy.env import (  # noqa: E402
     N_ACTIONS,
     OBSERVATION_SIZE,
+    PUBLIC_SIZE,
     GinRummyEnv,
     action_index,
     index_action,
     observation_of,
+    observation_size,
+    table_observation_of,
 )
 from ginrummy.errors import IllegalActionError  # noqa: E402
 from ginrummy.hand import HandState  # noqa: E402
 from ginrummy.rules import Rules  # noqa: E402
-from ginrummy.views import view_of  # noqa: E402
+from ginrummy.variants import PLAYER_COUNT  # noqa: E402
+from ginrummy.views import table_view, view_of  # noqa: E402
+
+#: every form with rules that go with it (a low target: games of a few hands)
+FORMS = [("hollywood", Rules.preset("pagat", target=40)),
+         ("three_player", Rules.preset("standard", target=60)),
+         ("partnership", Rules.preset("partnership", target=60))]
 
 
-@pytest.mark.parametrize(("rules", "episode"), [("standard", "hand"), ("oklahoma", "game"),
-                                                ("straight", "hand"), ("pagat", "game")])
-def test_pettingzoo_api(rules: str, episode: str) -> None:
+@pytest.mark.parametrize(("rules", "episode", "scoring"), [
+    ("standard", "hand", "standard"), ("oklahoma", "game", "standard"),
+    ("straight", "hand", "standard"), ("pagat", "game", "standard"),
+    *[(r, e, s) for s, r in FORMS for e in ("hand", "game")]])
+def test_pettingzoo_api(rules: str | Rules, episode: str, scoring: str) -> None:
     with warnings.catch_warnings():  # dict observations with an action mask, as in PettingZoo's
         warnings.simplefilter("ignore")  # own classic card games
-        api_test(GinRummyEnv(rules=rules, episode=episode), num_cycles=1500,
+        api_test(GinRummyEnv(rules=rules, episode=episode, scoring=scoring), num_cycles=1500,
                  verbose_progress=False)
 
 
-def test_pettingzoo_seed() -> None:
+@pytest.mark.parametrize(("rules", "scoring"), [("eaai", "standard"), *[(r, s)
+                                                                       for s, r in FORMS]])
+def test_pettingzoo_seed(rules: str | Rules, scoring: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        seed_test(lambda: GinRummyEnv(rules="eaai"), num_cycles=300)
+        seed_test(lambda: GinRummyEnv(rules=rules, scoring=scoring, episode="game"),
+                  num_cycles=300)
 
 
 def test_action_indices_round_trip() -> None:
@@ -341,3 +357,380 @@ def test_rules_as_a_dict() -> None:
     assert env.rules.knock_limit == 5 and env.rules.gin_bonus == 20
     with pytest.raises(ValueError):
         GinRummyEnv(rules=5)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------ the two-player env, unchanged
+def _fingerprint(rules: str | Rules, episode: str, reward: str, seeds: range,
+                 bots: bool) -> str:
+    """SHA-256 of every agent, observation, mask, reward, flag and info of seeded episodes
+    (random legal play, with computer moves when ``bots``)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    env = GinRummyEnv(rules=rules, episode=episode, reward=reward)
+    for s in seeds:
+        env.reset(seed=s)
+        rng = random.Random(s)
+        for agent in env.agent_iter():
+            obs, r, term, trunc, info = env.last()
+            h.update(agent.encode())
+            h.update(obs["observation"].tobytes())
+            h.update(obs["action_mask"].tobytes())
+            h.update(repr((float(r), term, trunc, sorted(info.items()))).encode())
+            if term or trunc:
+                env.step(None)
+                continue
+            if bots and rng.random() < 0.3:
+                a = env.bot_action("medium", seed=rng.randrange(1000))
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                a = int(legal[rng.randrange(len(legal))])
+            env.step(a)
+    return h.hexdigest()
+
+
+@pytest.mark.parametrize(("rules", "episode", "reward", "seeds", "bots", "digest"), [
+    ("standard", "hand", "points", range(6), True,
+     "5122ac3585ca82557f09419fa6fd52086f3540ed0e3225eb851ef73c25fd0fc0"),
+    (Rules.preset("pagat", target=60), "game", "points", range(2), True,
+     "40d7ecb838fa0e43b34a055e3d9dd922cbdb22998ea42c98232a4beeb230cdac"),
+    (Rules.preset("oklahoma", target=60), "game", "win", range(2), False,
+     "94a82436d7e278665297f987c48782b34a8005aaeb0f2205eec9c53ef7fa89a7"),
+])
+def test_two_player_episodes_are_the_same_as_before_the_forms(
+        rules: str | Rules, episode: str, reward: str, seeds: range, bots: bool,
+        digest: str) -> None:
+    """The digests were taken from the environment as it was before it took the forms of the
+    game (commit 1669411): the same decks, agents, observations, masks, rewards and infos."""
+    assert _fingerprint(rules, episode, reward, seeds, bots) == digest
+
+
+# ---------------------------------------------------------------- every form of the game
+def _play_form(env: GinRummyEnv, seed: int, rng: random.Random,
+               each: Callable[[GinRummyEnv], None] | None = None,
+               first_dealer: int | None = None) -> dict[str, float]:
+    """One seeded episode, random legal moves or a ``simple`` computer's; ``each(env)`` before
+    every step; each agent's rewards summed."""
+    env.reset(seed=seed, options={"first_dealer": first_dealer})
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    while env.agents:
+        if each is not None:
+            each(env)
+        for a in env.agents:
+            total[a] += env.rewards[a]
+        obs, _r, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(rng.choice(legal)) if rng.random() < 0.5
+                 else env.bot_action("simple", seed=rng.randrange(1000)))
+    return total
+
+
+@pytest.mark.parametrize(("scoring", "rules"), FORMS)
+def test_the_agents_of_every_form(scoring: str, rules: Rules) -> None:
+    """One agent per player; only the one to act is selected; the three-player dealer sits the
+    deal out with no action (a zero mask, no legal actions) but observes it."""
+    env = GinRummyEnv(rules=rules, scoring=scoring, episode="game")
+    n = PLAYER_COUNT[scoring]
+    assert env.possible_agents == [f"player_{p}" for p in range(n)]
+    assert env.observation_space("player_0")["observation"].shape == (observation_size(scoring),)
+    sat_out: set[str] = set()
+
+    def check(env: GinRummyEnv) -> None:
+        g = env.game
+        agent = env.agent_selection
+        if env.terminations[agent]:
+            return
+        assert g is not None and env.agents == env.possible_agents
+        assert (env._turn, env._player[agent]) in g.to_act()
+        for a in env.agents:
+            p = env._player[a]
+            obs = env.observe(a)
+            if a == agent:
+                legal = env.hand.legal_actions()
+                want = sorted(action_index(x) for x in legal)
+                assert list(np.flatnonzero(obs["action_mask"])) == want
+                assert env.infos[a]["legal"] == [x.text for x in legal]
+            else:
+                assert not obs["action_mask"].any() and env.infos[a]["legal"] == []
+            if scoring == "three_player" and g.deal_of(p) != len(g.deals) - 1:
+                sat_out.add(a)  # the dealer: nothing of its own, the deal seen from outside
+                assert p == g.seatings[-1].dealer and env.infos[a]["seat"] is None
+                assert not obs["observation"][:OBSERVATION_SIZE].any()
+                assert obs["observation"][OBSERVATION_SIZE + PUBLIC_SIZE - 1] == 1.0
+                with pytest.raises(ValueError, match="sits this hand out"):
+                    env.view(a)
+
+    rng = random.Random(4)
+    for s in range(3):  # each player deals first once (three players)
+        _play_form(env, s, rng, check, first_dealer=s if scoring == "three_player" else None)
+    if scoring == "three_player":
+        assert len(sat_out) == 3, "each player dealt the first deal of a game and sat it out"
+
+
+@pytest.mark.parametrize(("scoring", "rules"), FORMS)
+def test_incremental_observation_equals_the_table_view_one(scoring: str, rules: Rules) -> None:
+    """At every step, every agent's observation is :func:`table_observation_of` of its own
+    :class:`~ginrummy.views.TableView` (two players: :func:`observation_of` of its view)."""
+    env = GinRummyEnv(rules=rules, scoring=scoring, episode="game")
+    checked = [0]
+
+    def check(env: GinRummyEnv) -> None:
+        g = env.game
+        assert g is not None
+        for p, a in enumerate(env.possible_agents):
+            got = env.observe(a)["observation"]
+            if g.seats == 2:
+                want = observation_of(view_of(g.deals[-1], p), (g.progress(p),
+                                                              g.progress(1 - p)), rules.target)
+            else:
+                want = table_observation_of(table_view(g, p), rules.target)
+            assert np.array_equal(got, want), (a, len(g.deals), len(g.order))
+            checked[0] += 1
+
+    rng = random.Random(7)
+    for s in range(2):
+        _play_form(env, s, rng, check)
+    assert checked[0] > 500
+    with pytest.raises(ValueError):
+        table_observation_of(table_view(env.game, None))  # type: ignore[arg-type]
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 120), st.integers(0, 2**32 - 1))
+@settings(max_examples=25, deadline=None)
+def test_partnership_observation_ignores_hidden_cards(seed: int, steps: int,
+                                                     perm_seed: int) -> None:
+    """The other table's part holds only what is public there: exchanging the cards nobody
+    outside that table can see (its two hands beyond the cards taken from the pile, and its
+    stock) leaves every observation of a player of the first table unchanged."""
+    from ginrummy.game import Game
+
+    rules = Rules.preset("partnership")
+    rng = random.Random(seed)
+    decks = [rng.sample(range(52), 52), rng.sample(range(52), 52)]
+    acts: list[tuple[int, Action]] = []
+    g = Game(rules, scoring="partnership")
+    g.new_hand(decks[0], 0)
+    g.new_hand(decks[1], 1)
+    for _ in range(steps):
+        live = g.in_play()
+        if not live:
+            break
+        i = live[rng.randrange(len(live))]
+        legal = g.deals[i].legal_actions()
+        a = rng.choice([x for x in legal if x.kind not in (ActionKind.KNOCK, ActionKind.GIN,
+                                                          ActionKind.BIG_GIN)] or legal)
+        g.apply(a, i)
+        acts.append((i, a))
+    if not g.in_play():
+        return
+    h = g.deals[1]
+    hidden = {c for s in (0, 1) for c in CardSet(h.hands[s] & ~h.known[s])} | set(h.stock())
+    pos = [k for k, c in enumerate(decks[1]) if c in hidden]
+    moved = [decks[1][k] for k in pos]
+    random.Random(perm_seed).shuffle(moved)
+    deck2 = list(decks[1])
+    for k, c in zip(pos, moved, strict=True):
+        deck2[k] = c
+    g2 = Game(rules, scoring="partnership")
+    g2.new_hand(decks[0], 0)
+    g2.new_hand(deck2, 1)
+    try:
+        for i, a in acts:
+            g2.apply(a, i)
+    except IllegalActionError:
+        return  # a hidden card made one of that table's moves illegal
+    for p in (0, 1):  # the players of table 0
+        assert np.array_equal(table_observation_of(table_view(g, p)),
+                              table_observation_of(table_view(g2, p)))
+
+
+def test_partnership_tables_take_turns_as_the_bot_loop_moves_computers() -> None:
+    """The order in which the agents of a partnership hand act is the order
+    :func:`ginrummy.bots.play.advance` makes computers act on the same deals."""
+    from ginrummy.bots.play import advance
+    from ginrummy.game import Game
+
+    env = GinRummyEnv(rules="partnership", scoring="partnership", episode="hand")
+    rng = random.Random(12)
+    alternations = 0
+    for s in range(6):
+        selected: list[str] = []
+
+        def note(env: GinRummyEnv, selected: list[str] = selected) -> None:
+            if not env.terminations[env.agent_selection]:
+                selected.append(env.agent_selection)
+
+        _play_form(env, s, rng, note)
+        g = env.game
+        assert g is not None and len(g.deals) == 2 and g.hand_over()
+        alternations += sum(1 for x, y in zip(selected, selected[1:], strict=False)
+                            if (int(x[-1]) in g.seatings[0].players)
+                            != (int(y[-1]) in g.seatings[0].players))
+        # the same deals and each player's same moves, made by the one loop
+        scripts: dict[int, list[Action]] = {p: [] for p in range(4)}
+        for (i, seat), a in zip(_movers(g), _actions_in_order(g), strict=True):
+            scripts[g.seatings[i].players[seat]].append(a)
+
+        class Script:
+            def __init__(self, moves: list[Action]) -> None:
+                self.moves = iter(moves)
+
+            def choose(self, view: object, ctx: object) -> Action:
+                return next(self.moves)
+
+        loop = Game(g.rules, scoring="partnership")
+        for h in g.deals:
+            loop.new_hand(h.deck, h.dealer)
+        advance(loop, [Script(scripts[p]) for p in range(4)],  # type: ignore[misc]
+                [random.Random(0)] * 4)
+        assert loop.order == g.order and selected == [
+            f"player_{loop.seatings[i].players[s_]}" for i, s_ in _movers(loop)]
+    assert alternations > 50
+
+
+def _actions_in_order(g: Any) -> list[Action]:
+    """Every action of ``g`` in the order made (``g.order``)."""
+    done = [0] * len(g.deals)
+    out = []
+    for i in g.order:
+        out.append(g.deals[i].history[done[i]].action)
+        done[i] += 1
+    return out
+
+
+def _movers(g: Any) -> list[tuple[int, int]]:
+    """``(deal index, engine seat)`` of every action of ``g`` in the order made."""
+    done = [0] * len(g.deals)
+    out = []
+    for i in g.order:
+        out.append((i, g.deals[i].history[done[i]].seat))
+        done[i] += 1
+    return out
+
+
+
+def _final_by_player(g: Any) -> list[float]:
+    """What each player's rewards of a game episode must add up to."""
+    from ginrummy.sheets import ThreePlayerSheet
+
+    sh = g.sheet
+    if isinstance(sh, ThreePlayerSheet):
+        net = [0.0, 0.0, 0.0]
+        for opp, f in sh.settlements().items():
+            net[sh.winner] += f.margin
+            net[opp] -= f.margin
+        return net
+    t = sh.totals()
+    return [float(t[g.side_of(p)] - t[1 - g.side_of(p)]) for p in range(g.seats)]
+
+
+@pytest.mark.parametrize(("scoring", "rules"), FORMS)
+def test_game_rewards_of_every_form_are_zero_sum_and_sum_to_the_settlement(
+        scoring: str, rules: Rules) -> None:
+    """Points: zero-sum at every step, partners paid alike, and over the game each agent's
+    rewards add up to its side's final total minus the other's (three players: the winner's
+    margins over each opponent, each opponent minus its own)."""
+    env = GinRummyEnv(rules=rules, scoring=scoring, episode="game")
+
+    def check(env: GinRummyEnv) -> None:
+        r = [env.rewards[a] for a in env.agents]
+        assert sum(r) == 0
+        if scoring == "partnership" and len(r) == 4:
+            assert r[0] == r[2] and r[1] == r[3]
+
+    rng = random.Random(5)
+    seen_nonzero_sitter = False
+    for s in range(4):
+        total = _play_form(env, s, rng, check)
+        g = env.game
+        assert g is not None and g.is_over
+        assert [total[a] for a in env.possible_agents] == _final_by_player(g)
+        seen_nonzero_sitter |= scoring == "three_player" and all(total.values())
+    if scoring == "three_player":
+        assert seen_nonzero_sitter, "every player, the last dealer too, is paid at the end"
+
+
+@pytest.mark.parametrize(("scoring", "rules"), FORMS)
+def test_hand_rewards_of_every_form(scoring: str, rules: Rules) -> None:
+    """One hand: the deal's winner +points and loser -points (three players: the dealer who
+    sat out 0); partnership: each partner the team's net of both tables (4P); win: +1 / -1."""
+    kinds = set()
+    for reward in ("points", "win"):
+        env = GinRummyEnv(rules=rules, scoring=scoring, reward=reward)
+        rng = random.Random(8)
+        for s in range(12):
+            total = _play_form(env, s, rng)
+            g = env.game
+            assert g is not None and g.hand_over()
+            want = [0.0] * g.seats
+            if scoring == "partnership":
+                line = g.sheet.game.hands[-1]  # type: ignore[union-attr]
+                if line.winner is not None:
+                    v = line.points if reward == "points" else 1
+                    want = [float(v if p % 2 == line.winner else -v) for p in range(4)]
+                kinds.add(line.winner)
+            else:
+                (r,) = [g.result_of(i) for i in range(len(g.deals))]
+                assert r is not None
+                kinds.add(r.kind)
+                if r.winner is not None:
+                    v = r.points if reward == "points" else 1
+                    loser = next(p for p in r.players if p != r.winner)
+                    want[r.winner], want[loser] = float(v), -float(v)
+            assert [total[a] for a in env.possible_agents] == want, (reward, s)
+    assert len(kinds) > 1
+
+
+@pytest.mark.parametrize(("scoring", "rules"), FORMS)
+def test_game_win_rewards_of_every_form(scoring: str, rules: Rules) -> None:
+    env = GinRummyEnv(rules=rules, scoring=scoring, episode="game", reward="win")
+    rng = random.Random(3)
+    for s in range(3):
+        total = _play_form(env, s, rng)
+        g = env.game
+        assert g is not None and g.is_over
+        winners = g.winners()
+        if not winners:  # a tied Hollywood match
+            assert not any(total.values())
+            continue
+        lose = -0.5 if scoring == "three_player" else -1.0
+        assert [total[a] for a in env.possible_agents] == [
+            1.0 if p in winners else lose for p in range(g.seats)]
+
+
+@pytest.mark.parametrize(("scoring", "rules"), FORMS)
+def test_bot_action_of_every_form_is_the_one_loops_move(scoring: str, rules: Rules) -> None:
+    """bot_action: the computer's move from the selected agent's view, with the context of the
+    one bot loop (:func:`ginrummy.bots.play.context_of`); always legal."""
+    from ginrummy.bots import make_bot
+    from ginrummy.bots.play import context_of
+
+    env = GinRummyEnv(rules=rules, scoring=scoring, episode="game")
+    env.reset(seed=2)
+    bot = make_bot("medium")
+    for k in range(150):
+        if not env.agents or env.terminations[env.agent_selection]:
+            break
+        i = env.bot_action("medium", seed=k)
+        g, d = env.game, env._turn
+        assert g is not None
+        h = g.deals[d]
+        a = bot.choose(view_of(h, h.current), context_of(g, d, random.Random(k)))
+        assert i == action_index(Action(a.kind, a.card) if a.melds is not None else a)
+        assert env.observe(env.agent_selection)["action_mask"][i] == 1
+        env.step(i)
+
+
+def test_forms_refuse_rules_they_cannot_honour() -> None:
+    from ginrummy.errors import RulesError
+
+    with pytest.raises(ValueError, match="unknown scoring"):
+        GinRummyEnv(scoring="four_hands")
+    with pytest.raises(RulesError, match="three-player table"):
+        GinRummyEnv(rules="eaai", scoring="three_player")
+    assert observation_size("three_player") == OBSERVATION_SIZE + PUBLIC_SIZE + 7
+    assert observation_size("partnership") == OBSERVATION_SIZE + PUBLIC_SIZE + 2
+    assert observation_size("hollywood") == observation_size() == OBSERVATION_SIZE

@@ -138,6 +138,8 @@ REASONS: Final[dict[str, tuple[str, ...]]] = {
     "too_many_messages": ("seconds",),
     "too_many_joins": ("seconds",),
     "too_many_streams": ("seconds",),
+    "unavailable": ("seconds",),
+    "internal": (),
     "other": ("text",),
 }
 

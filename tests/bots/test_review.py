@@ -341,3 +341,16 @@ def test_the_score_before_each_deal_comes_from_the_replayed_game(kernel_ready: N
         if r["winner"] is not None:
             points[r["winner"]] += r["points"]
     assert max(points) >= 100
+
+
+def test_an_engine_game_record_is_read_too(kernel_ready: None) -> None:
+    """ginrummy.records.GameRecord JSON: no salts, no numbers, no dealers; the dealers follow
+    from the rules (R-9.1, R-9.2) and the search is seeded from the views alone."""
+    rec = play_record("hard", "medium", seed=9, max_deals=2)
+    engine = {"version": 1, "rules": rec["rules"], "first_dealer": rec["first_dealer"],
+              "hands": [{"deck": h["deck"], "actions": h["actions"]} for h in rec["hands"]]}
+    game = read_record(engine)
+    assert [d.salt for d in game.deals] == [None, None]
+    assert [d.dealer for d in game.deals] == [h["dealer"] for h in rec["hands"]]
+    a = review_game(game, budget=SMALL).to_json()
+    assert a == review_game(read_record(engine), budget=SMALL).to_json()

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.exc import OperationalError
 from web_helpers import Table
 
 import ginrummy
@@ -94,7 +95,8 @@ def test_every_produced_code_is_documented() -> None:
     assert keeper - set(API_DOC) - set(VARIANTS_DOC) == set()
 
 
-def test_every_documented_code_is_produced(make_client: Callable[..., TestClient]) -> None:
+def test_every_documented_code_is_produced(make_client: Callable[..., TestClient],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
     client = make_client()
     seen: dict[str, int] = {}
 
@@ -161,6 +163,14 @@ def test_every_documented_code_is_produced(make_client: Callable[..., TestClient
     limited = make_client(rate_limits=RateLimits(creates=1, requests=None))
     limited.post("/api/games", json={})
     note(limited.post("/api/games", json={}))                     # rate_limited
+    # the database away (503 unavailable), or any other failure (500 internal)
+    svc = client.app.state.service  # type: ignore[attr-defined]
+    for failure in (OperationalError("SELECT", {}, ConnectionRefusedError()), RuntimeError()):
+        def fail(*_a: object, _e: Exception = failure) -> None:
+            raise _e
+        monkeypatch.setattr(svc, "get", fail)
+        note(client.get(f"/api/games/{t.id}", headers=t.headers))   # unavailable, internal
+    monkeypatch.undo()
     for code, statuses in API_DOC.items():
         assert code in seen, f"{code} is documented but no request here produced it"
         assert not statuses or seen[code] in statuses, (code, seen[code], statuses)

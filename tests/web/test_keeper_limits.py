@@ -114,7 +114,7 @@ def test_sheet_creation_is_rate_limited_like_game_creation(
 
 def test_sheet_writes_take_the_stores_write_lock(client: TestClient) -> None:
     sid, h = _sheet(client)
-    lock = client.app.state.store._writer  # type: ignore[attr-defined]
+    lock = client.app.state.store.writing  # type: ignore[attr-defined]
     done = threading.Event()
     status: list[int] = []
 
@@ -132,7 +132,7 @@ def test_sheet_writes_take_the_stores_write_lock(client: TestClient) -> None:
 
 def test_the_store_refuses_text_it_could_not_answer(tmp_path: Any) -> None:
     """Below the API too: a hand with a lone surrogate is never written."""
-    from ginrummy.store.sheets import SheetRow, SheetStore
+    from ginrummy.store import SheetRow, SheetStore
 
     engine = sa.create_engine(f"sqlite:///{tmp_path / 's.sqlite3'}")
     try:
@@ -196,8 +196,7 @@ def test_sheets_of_the_first_layout_are_moved_once_by_the_schema_migration(
     behind its back stays as it is)."""
     import json
 
-    from ginrummy.store import Store
-    from ginrummy.store.db import SCHEMA_VERSION
+    from ginrummy.store import SCHEMA_VERSION, Store
 
     assert SCHEMA_VERSION >= 3
 

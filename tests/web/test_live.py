@@ -25,11 +25,12 @@ ACTING = ("offer", "draw", "discard")
 
 
 @contextmanager
-def live_server(db: Path, **app_options: Any) -> Iterator[tuple[str, Any]]:
+def live_server(db: Path | str, **app_options: Any) -> Iterator[tuple[str, Any]]:
+    """The app on ``db`` (a SQLite file, or a database URL) under uvicorn in a thread."""
     import uvicorn
 
     app_options.setdefault("rate_limits", RateLimits(creates=None, requests=None))
-    app = create_app(f"sqlite:///{db}", **app_options)
+    app = create_app(db if isinstance(db, str) else f"sqlite:///{db}", **app_options)
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on",
                             timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
@@ -221,7 +222,7 @@ def test_idle_streams_read_nothing_and_their_presence_is_renewed_together(
     notification, nothing due with time within the lease), and the process renews both
     presence leases in one call per period (web/presence.py), with one conditional write per
     seat on SQLite and no authorization reads."""
-    from ginrummy.store.tables import TableStore
+    from ginrummy.store import TableStore
     from ginrummy.web import tables_api
     from ginrummy.web.tables.seats import Seats
 

@@ -78,7 +78,7 @@ def test_the_rule(client: TestClient, engine: sa.Engine) -> None:
     assert _rows(engine, "game_tables", "game_id", variant_old) == 1
 
     store = client.app.state.store  # type: ignore[attr-defined]
-    got = sweep(store.engine, Retention(90, 365), now=NOW, writing=store._writer, batch=2)
+    got = sweep(store.engine, Retention(90, 365), now=NOW, writing=store.writing, batch=2)
     assert got == Swept(games=3, sheets=1)
     for gid, h in ((play_old, h1), (over_old, h4), (variant_old, h5)):
         assert client.get(f"/api/games/{gid}", headers=h).status_code == 404
@@ -156,3 +156,23 @@ def test_a_resigned_game_is_kept_as_a_finished_record(client: TestClient,
                   {"t": NOW - 366 * DAY, "i": gid})
     assert sweep(store.engine, Retention(90, 365), now=NOW) == Swept(games=1, sheets=0)
     assert client.get(f"/api/games/{gid}", headers=h).status_code == 404
+
+
+def test_the_sweeps_indexes_are_made_at_the_start_where_missing(client: TestClient,
+                                                               engine: sa.Engine) -> None:
+    """A database whose sheets table predates its ``updated_at`` index (sheets made before
+    schema 3) gets it from :func:`prepare`, as every database gets the games' one."""
+    from ginrummy.store.retention import prepare
+
+    with engine.begin() as c:
+        c.execute(sa.text("DROP INDEX IF EXISTS ix_sheets_updated_at"))
+        c.execute(sa.text("DROP INDEX IF EXISTS ix_games_updated_at"))
+
+    def indexes(table: str) -> set[str]:
+        return {str(i["name"]) for i in sa.inspect(engine).get_indexes(table)}
+
+    assert "ix_sheets_updated_at" not in indexes("sheets")
+    prepare(engine)
+    assert "ix_sheets_updated_at" in indexes("sheets")
+    assert "ix_games_updated_at" in indexes("games")
+    prepare(engine)  # again: nothing to do, no error

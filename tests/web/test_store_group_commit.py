@@ -52,11 +52,11 @@ def _run_grouped(store: Any, calls: list[Any]) -> list[Any]:
             results[i] = e
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    with store._writer:
+    with store.writing:
         for t in threads:
             t.start()
         deadline = time.monotonic() + 10
-        while len(store._pending) < len(calls):
+        while len(store._writes._pending) < len(calls):  # queued
             assert time.monotonic() < deadline
             time.sleep(0.001)
         before = len(store.commits)

@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 from web_helpers import Table
 
-from ginrummy.store import DealRow, GameRow, Store
-from ginrummy.store.db import SCHEMA_VERSION, SchemaError, _set_wal
+from ginrummy.store import SCHEMA_VERSION, DealRow, GameRow, SchemaError, Statistics, Store
+from ginrummy.store.connect import _set_wal
 
 
 def _game(game_id: str | None = None) -> tuple[GameRow, list[DealRow]]:
@@ -199,7 +199,7 @@ def test_ids_that_cannot_be_stored_name_nothing(stores: Callable[[], Store],
     s = stores()
     for bad in ("\x00", "a\x00b", "x" * 65, "", "é"):
         assert s.get_game(bad) is None and s.get_deals(bad) == []
-        assert s.get_game_with_deals(bad) is None and s.player_games(bad) == []
+        assert s.get_game_with_deals(bad) is None and Statistics(s.engine).player_games(bad) == []
     for path in ("/api/games/%00", "/api/games/abc%00defgh", "/api/games/%00/record",
                  "/api/games/%00/hint", "/api/sheets/%00", "/api/sheets/%00.csv"):
         r = client.get(path, headers={"Authorization": "Bearer " + "t" * 43})

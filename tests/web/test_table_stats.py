@@ -19,8 +19,7 @@ with warnings.catch_warnings():
 from table_helpers import Seat, join, new_table, play_until
 
 from ginrummy.bots import LEVELS
-from ginrummy.store import Store
-from ginrummy.store.db import SCHEMA_VERSION
+from ginrummy.store import SCHEMA_VERSION, Store
 from ginrummy.web.tables.engine import TableEngine
 
 ME = {"kind": "person"}

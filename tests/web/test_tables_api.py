@@ -600,3 +600,40 @@ def test_presence_leases_are_renewed_together_and_a_left_seat_is_not(
     # more seats than one statement holds: every one renewed
     many = [keys[0]] * 3 + [(gid, 0, token_hash(f"x{i}")) for i in range(450)]
     assert tables.refresh_presence_many(many, until + 2) == {keys[0]}
+
+
+def test_an_away_creator_is_handed_to_the_computer_by_another_person(client: TestClient) -> None:
+    """Issue 21 item 11: when the creator is the one away, nobody could move the table on but
+    by leaving. Once a seat has had no connection for HAND_OVER_AFTER seconds, any other person
+    at the table may hand it to the computer; its person takes it back on return."""
+    from ginrummy.web.tables.seat_state import AWAY_AFTER, HAND_OVER_AFTER
+
+    ann, bo = two_people(client)
+    started(ann)
+    svc = client.app.state.service  # type: ignore[attr-defined]
+    svc.tables.set_presence(bo.id, 1, time.time() + 25)
+    svc.tables.set_presence(ann.id, 0, time.time() - AWAY_AFTER - 5)  # away, not for long
+    st = bo.get()
+    assert st["seats"][0]["away"] is True and st["seats"][0]["hand_over"] is False
+    r = bo.call("PUT", "/seats/0", {"kind": "computer"})
+    assert r.status_code == 403 and r.json()["detail"]["code"] == "not_creator"
+    assert bo.get()["seats"][0]["computer_for_away"] is False  # nothing changed
+    svc.tables.set_presence(ann.id, 0, time.time() - HAND_OVER_AFTER - 5)  # away long enough
+    st = bo.get()
+    assert st["seats"][0]["hand_over"] is True and st["seats"][1]["hand_over"] is False
+    assert ann.get()["seats"][0]["hand_over"] is False  # never one's own seat
+    r = bo.call("PUT", "/seats/1", {"kind": "computer"})
+    assert r.status_code == 403  # nor one's own seat by request
+    r = bo.call("PUT", "/seats/0", {"kind": "computer"})
+    assert r.status_code == 200, r.text
+    assert r.json()["seats"][0]["computer_for_away"] is True
+    assert r.json()["seats"][0]["hand_over"] is False  # done
+    # the computer plays for Ann: Bo is never kept waiting by seat 0
+    for _ in range(6):
+        b = bo.get()
+        if b["phase"] in ("hand-over", "game-over"):
+            break
+        assert b["phase"] in ("offer", "draw", "discard"), b["phase"]
+        bo.act(choose(b, random.Random(4)))
+    r = ann.call("PUT", "/seats/0", {"kind": "person"})  # Ann is back: her seat again
+    assert r.status_code == 200 and r.json()["seats"][0]["computer_for_away"] is False

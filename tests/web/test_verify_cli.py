@@ -1,5 +1,6 @@
 """Provable fairness end to end: a game played through the API, its ``/record`` checked by the
-``ginrummy verify`` command in a real subprocess, tampering caught, the documented shell one-liner
+``ginrummy verify`` command in a real subprocess (variant tables too, replayed whole: seating,
+dealer rotation, results, the sheet), tampering caught, the documented shell one-liner
 of docs/fairness.md reproducing the commitment, and the shuffle drawn from ``secrets``.
 """
 
@@ -24,6 +25,7 @@ from web_helpers import Table, choose
 import ginrummy.fairness as fairness
 from ginrummy.bots import LEVELS
 from ginrummy.fairness import commitment_of, replay_check
+from ginrummy.variants import PLAYER_COUNT
 from ginrummy.web import create_app
 from ginrummy.web.ratelimit import RateLimits
 
@@ -51,20 +53,27 @@ def _verify(record: Any, tmp_path: Path, *, stdin: bool = False,
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """The /record of a whole game played through the API (several deals)."""
+def played_game(tmp_path_factory: pytest.TempPathFactory
+                ) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """The /record of a whole game played through the API (several deals), and the game's
+    last state."""
     db = tmp_path_factory.mktemp("verify") / "games.sqlite3"
     app = create_app(f"sqlite:///{db}", rate_limits=RateLimits(creates=None, requests=None))
     with TestClient(app) as client:
-        rec = _play_and_record(client, 31)
+        rec, state = _play_and_record(client, 31)
         for seed in range(32, 40):  # a deal may end the game at once: want two deals or more
             if len(rec["hands"]) >= 2:
                 break
-            rec = _play_and_record(client, seed)
-        yield rec
+            rec, state = _play_and_record(client, seed)
+        yield rec, state
 
 
-def _play_and_record(client: TestClient, seed: int) -> dict[str, Any]:
+@pytest.fixture(scope="module")
+def played(played_game: tuple[dict[str, Any], dict[str, Any]]) -> dict[str, Any]:
+    return played_game[0]
+
+
+def _play_and_record(client: TestClient, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
     t = Table(client, {"level": LEVELS[0], "rules": {"target": 40}})
     rng = random.Random(seed)
     commitments = [t.state["fairness"]["commitment"]]
@@ -82,22 +91,39 @@ def _play_and_record(client: TestClient, seed: int) -> dict[str, Any]:
     # every deal's commitment was published while it was in play, before its reveal
     assert [h["commitment"] for h in rec["hands"]] == commitments
     assert rec["current"] is None
-    return rec
+    return rec, t.state
 
 
-def test_verify_command_accepts_a_played_game(played: dict[str, Any], tmp_path: Path) -> None:
+def test_verify_command_accepts_a_played_game(played_game: tuple[dict[str, Any], dict[str, Any]],
+                                             tmp_path: Path) -> None:
+    played, state = played_game
     assert len(played["hands"]) >= 2
     p = _verify(played, tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr
     lines = p.stdout.strip().splitlines()
-    assert len(lines) == len(played["hands"])
-    for line in lines:
+    assert len(lines) == len(played["hands"]) + 1
+    for line in lines[:-1]:
         assert "commitment verified" in line and "replay legal" in line, line
+    # the last line: the score sheet the replay arrives at, as the server scored the game
+    score = state["score"]
+    final = score["final"]
+    assert lines[-1] == (
+        f"sheet after {len(played['hands'])} hands: hand points {score['hand_points'][0]}-"
+        f"{score['hand_points'][1]}, boxes {score['boxes'][0]}-{score['boxes'][1]}; over: seat "
+        f"{final['winner']} wins, totals {final['totals'][0]}-{final['totals'][1]}, margin "
+        f"{final['margin']}")
     # the same through stdin, with --json
     p = _verify(played, tmp_path, stdin=True, extra=("--json",))
     assert p.returncode == 0, p.stdout + p.stderr
     out = json.loads(p.stdout)
     assert out["ok"] is True and len(out["lines"]) == len(played["hands"])
+    assert out["lines"] == lines[:-1] and out["sheet"]["text"] == lines[-1]
+    assert out["scoring"] == "standard" and out["sheet"]["over"] is True
+    assert out["sheet"]["totals"] == final["totals"] and out["sheet"]["winners"] == \
+        [final["winner"]]
+    assert [d["number"] for d in out["deals"]] == [h["number"] for h in played["hands"]]
+    assert all(d["ok"] and d["commitment_ok"] and d["replay_ok"] for d in out["deals"])
+    assert [d["dealer"] for d in out["deals"]] == [h["dealer"] for h in played["hands"]]
 
 
 def test_verify_command_accepts_a_game_in_progress(new_table: Callable[..., Table],
@@ -302,3 +328,181 @@ def test_renumbered_deals_do_not_verify(played: dict[str, Any], tmp_path: Path) 
     rec["hands"][0]["number"] = 5
     r = _verify(rec, tmp_path)
     assert r.returncode == 1 and "numbered 5, but it is deal 1 of the game" in r.stdout, r.stdout
+
+
+# ------------------------------------------------------------ variant tables, replayed whole
+VARIANTS = {"hollywood": ("pagat", 40), "three_player": ("standard", 60),
+            "partnership": ("partnership", 60)}
+
+
+def _play_variant(client: TestClient, scoring: str, seed: int
+                  ) -> tuple[dict[str, Any], dict[str, Any]]:
+    preset, target = VARIANTS[scoring]
+    t = Table(client, {"level": LEVELS[0], "scoring": scoring, "preset": preset,
+                       "rules": {"target": target}})
+    rng = random.Random(seed)
+    steps = 0
+    while t.state["phase"] != "game-over" and steps < 3000:
+        steps += 1
+        t.act(choose(t.state, rng))
+    assert t.state["phase"] == "game-over"
+    r = client.get(f"/api/games/{t.id}/record", headers=t.headers)
+    assert r.status_code == 200, r.text
+    return r.json(), t.state
+
+
+def _scored_later(rec: dict[str, Any]) -> int | None:
+    """The index of a deal after the first with a winner (the rotation after a scored hand)."""
+    return next((i for i, h in enumerate(rec["hands"])
+                 if i > 0 and h["result"]["winner"] is not None), None)
+
+
+@pytest.fixture(scope="module")
+def variant_played(tmp_path_factory: pytest.TempPathFactory
+                   ) -> Iterator[dict[str, tuple[dict[str, Any], dict[str, Any]]]]:
+    """Per variant scoring: the /record of a whole table played through the API against the
+    computers, with three deals or more and a scored deal after the first, and its last
+    state."""
+    db = tmp_path_factory.mktemp("verify-variants") / "games.sqlite3"
+    app = create_app(f"sqlite:///{db}", rate_limits=RateLimits(creates=None, requests=None))
+    out = {}
+    with TestClient(app) as client:
+        for scoring in VARIANTS:
+            for seed in range(20):
+                rec, state = _play_variant(client, scoring, seed)
+                if len(rec["hands"]) >= 3 and _scored_later(rec) is not None:
+                    break
+            else:
+                pytest.fail(f"20 {scoring} tables all ended within two deals")
+            out[scoring] = (rec, state)
+        yield out
+
+
+def _sheet_of(scoring: str, state: dict[str, Any]) -> dict[str, Any]:
+    """What the server's own score says the replayed sheet must be."""
+    sc = state["score"]
+    if scoring == "hollywood":
+        return {"hand_points": [g["hand_points"] for g in sc["games"]],
+                "boxes": [g["boxes"] for g in sc["games"]], "totals": sc["totals"],
+                "winners": [] if sc["final"]["winner"] is None else [sc["final"]["winner"]]}
+    if scoring == "three_player":
+        return {"hand_points": sc["hand_points"], "boxes": sc["boxes"],
+                "winners": [sc["final"]["winner"]]}
+    w = sc["final"]["winner"]
+    return {"hand_points": sc["hand_points"], "boxes": sc["boxes"],
+            "totals": sc["final"]["totals"], "winners": [w, w + 2]}
+
+
+@pytest.mark.parametrize("scoring", list(VARIANTS))
+def test_verify_replays_a_variant_table_whole(
+        variant_played: dict[str, tuple[dict[str, Any], dict[str, Any]]], scoring: str,
+        tmp_path: Path) -> None:
+    rec, state = variant_played[scoring]
+    p = _verify(rec, tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    lines = p.stdout.strip().splitlines()
+    assert len(lines) == len(rec["hands"]) + 1
+    for line, h in zip(lines, rec["hands"], strict=False):
+        assert line.startswith(f"hand {h['number']}")
+        assert line.endswith("commitment verified, replay legal"), line
+        a, b = h["players"]
+        if scoring == "three_player":  # the dealer sits out: the player of the three not seated
+            assert f"(players {a} and {b}; player {3 - a - b} dealt and sat out)" in line
+        if scoring == "partnership":
+            assert f"(hand {h['hand']}, table {h['table']}: players {a} and {b}; player " \
+                   f"{h['players'][h['dealer']]} dealt)" in line
+    assert lines[-1].startswith(f"sheet after {len(state['score']['hands'])} hands: ")
+    assert "; over: " in lines[-1]
+    p = _verify(rec, tmp_path, extra=("--json",))
+    out = json.loads(p.stdout)
+    assert out["ok"] is True and out["scoring"] == scoring and out["sheet"]["over"] is True
+    want = _sheet_of(scoring, state)
+    assert {k: out["sheet"][k] for k in want} == want
+    for d, h in zip(out["deals"], rec["hands"], strict=True):
+        assert d["players"] == h["players"] and d["hand"] == h["hand"]
+        assert d["winner"] == h["result"]["winner_player"]
+        assert sorted(d["sat_out"] + d["players"]) == list(range(PLAYER_COUNT[scoring]))
+
+
+@pytest.mark.parametrize(("scoring", "what"), [
+    (s, w) for s in VARIANTS for w in ("dealer", "seating", "winner")])
+def test_verify_names_a_tampered_variant_table(
+        variant_played: dict[str, tuple[dict[str, Any], dict[str, Any]]], scoring: str,
+        what: str, tmp_path: Path) -> None:
+    rec = copy.deepcopy(variant_played[scoring][0])
+    k = _scored_later(rec)
+    assert k is not None
+    h = rec["hands"][k]
+    first = k  # the first deal tampered with
+    if what == "dealer":
+        h["dealer"] = 1 - h["dealer"]
+        if scoring == "partnership":  # the pair's cut, from the other seat: the result moves
+            want = f"recorded winner {h['result']['winner']}, replay gives " \
+                   f"{1 - h['result']['winner']}"
+        elif scoring == "three_player":
+            want = f"dealt by seat {h['dealer']}, but player {3 - sum(h['players'])} deals " \
+                   "this hand and sits out"
+        else:
+            want = f"dealt by seat {h['dealer']}, but the rules make seat {1 - h['dealer']} " \
+                   "the dealer (R-9.1, R-9.2)"
+    elif what == "seating":
+        if scoring == "partnership":  # the two tables of a hand exchanged
+            mate = k + 1 if h["table"] == 0 else k - 1
+            first = min(k, mate)
+            h["players"], rec["hands"][mate]["players"] = rec["hands"][mate]["players"], \
+                h["players"]
+            want = f"but the rules seat {rec['hands'][mate]['players']} (hand {h['hand']}'s " \
+                   "tables are players"
+        elif scoring == "three_player":  # the one who sat out seated instead of a player
+            out = 3 - sum(h["players"])
+            true = list(h["players"])
+            h["players"] = [out, true[1]]
+            want = f"seated players {h['players']}, but the rules seat {true}"
+        else:
+            h["players"] = [1, 0]
+            want = "seated players [1, 0], but the rules seat [0, 1]"
+    else:
+        true = h["result"]["winner_player"]
+        h["result"]["winner_player"] = next(p for p in h["players"] if p != true)
+        want = f"recorded winner_player {h['result']['winner_player']}, replay gives {true}"
+    p = _verify(rec, tmp_path)
+    assert p.returncode == 1, p.stdout + p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[k].startswith(f"hand {h['number']}") and want in lines[k], (want, lines[k])
+    assert "replay FAILED" in lines[k]
+    assert all(line.endswith("replay legal") for line in lines[:first])
+    assert "Traceback" not in p.stdout + p.stderr
+    out = json.loads(_verify(rec, tmp_path, extra=("--json",)).stdout)
+    assert out["ok"] is False and out["deals"][k]["ok"] is False
+    assert any(want in x for x in out["deals"][k]["problems"])
+
+
+def test_verify_checks_a_variant_table_in_play(client: TestClient,
+                                              new_table: Callable[..., Table],
+                                              tmp_path: Path) -> None:
+    """A partnership table in its second hand: the hand played is replayed, the deals in play
+    (their commitments only) must be the ones the table deals next."""
+    rng = random.Random(2)
+    t = new_table({"level": LEVELS[0], "scoring": "partnership", "preset": "partnership",
+                   "rules": {"target": 500}})
+    while t.state["phase"] != "hand-over":
+        t.act(choose(t.state, rng))
+    t.act("next hand")
+    rec = client.get(f"/api/games/{t.id}/record", headers=t.headers).json()
+    assert [h["hand"] for h in rec["hands"]] == [1, 1]
+    current = rec["current"]
+    assert current and {c["hand"] for c in current} == {2}
+    assert all("deck" not in c and "salt" not in c for c in current)
+    p = _verify(rec, tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert p.stdout.splitlines()[-1].endswith("; in play")
+    bad = copy.deepcopy(rec)
+    c = bad["current"][0]
+    c["players"] = c["players"][::-1]
+    p = _verify(bad, tmp_path)
+    assert p.returncode == 1
+    assert f"deal {c['number']} in play: seated players {c['players']}" in p.stdout
+    bad = copy.deepcopy(rec)
+    bad["current"][-1]["dealer"] = 2
+    p = _verify(bad, tmp_path)
+    assert p.returncode == 1 and "cuts for the deal (R-2.1)" in p.stdout, p.stdout

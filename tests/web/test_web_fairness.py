@@ -37,6 +37,9 @@ def test_commitment_format() -> None:
     assert not verify_deal(expected, salt, texts[:51] + texts[:1])
     for junk in (None, 5, ["ZZ"] * 52, [{}]):
         assert not verify_deal(expected, salt, junk)  # type: ignore[arg-type]
+    # a commitment that is not ASCII is simply not verified (hmac.compare_digest would raise)
+    assert not verify_deal("\x80" * 64, salt, texts)
+    assert not verify_deal(expected, "\u00e9", texts)
     assert deck_text(["10h", "as"]) == "TH AS"
 
 

@@ -1,4 +1,5 @@
-"""Verify a deal's commitment and replay the hand from the revealed deck and actions."""
+"""Verify the commitments of a game's deals and replay the whole table from its record (every
+form: seating, dealer rotation, each deal, the score sheet), or check single reveals."""
 
 from __future__ import annotations
 
@@ -12,9 +13,12 @@ from .app import _read_json, bad_input, fail
 app = typer.Typer(add_completion=False)
 
 
-@app.command(help="Check the fairness commitments of a finished game or deal and replay it. "
-                  "FILE (or - for stdin) is the JSON of GET /api/games/{id}/record, a game "
-                  "state, a single reveal {commitment, salt, deck}, or an engine game record. "
+@app.command(help="Check the fairness commitments of a game or deal and replay it. FILE (or - "
+                  "for stdin) is the JSON of GET /api/games/{id}/record, a game state, a single "
+                  "reveal {commitment, salt, deck}, or an engine game record. A game of any "
+                  "form (standard, Hollywood, three players, partnership) is replayed as a "
+                  "whole table: who played and dealt each deal, each action, each result and "
+                  "the score sheet, whose standing is printed last. "
                   "Exit status 0 when everything verifies, 1 when something does not, 2 on "
                   "unreadable input (not JSON, or not a record of any of those shapes).")
 def verify(
@@ -30,7 +34,7 @@ def verify(
         if report.malformed:
             fail("; ".join(report.problems))
     if json_out:
-        typer.echo(json.dumps({"ok": report.ok, "lines": list(report.lines())}))
+        typer.echo(json.dumps(report.to_json()))
     else:
         typer.echo(str(report))
     raise typer.Exit(0 if report.ok else 1)

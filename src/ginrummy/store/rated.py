@@ -18,9 +18,8 @@ from typing import Any
 
 from sqlalchemy import Engine, or_, select
 
-from .db import FINISHED, games, seats_of_text, storable_id
-from .tables import seats, tables
-from .variants import game_tables
+from .rows import seats_of_text, storable_id
+from .schema import FINISHED, game_tables, games, seats, tables
 
 __all__ = ["Side", "RatedGame", "rated_games"]
 

@@ -1,13 +1,14 @@
 """Rate-limit counters in PostgreSQL, shared by every server process on the database (issue 10:
 nothing that matters lives in one process).
 
-Table ``rate_hits``: ``(key, window_start, count)``, one row per key and fixed window. A hit is
-allowed when the sliding-window estimate ``previous window's count * (share of the previous
-window still inside the last `window` seconds) + this window's count + 1`` stays within the
-limit (the estimate avoids the fixed window's double burst at a boundary). The check and the
-count are one statement: an ``INSERT ... ON CONFLICT DO UPDATE ... WHERE`` that locks the
-key's row, so processes counting the same key at once are counted one after the other. Time is
-the database's clock, the same for every machine. Refused hits are not counted.
+Table ``rate_hits`` (:data:`ginrummy.store.schema.rate_hits`): ``(key, window_start, count)``,
+one row per key and fixed window. A hit is allowed when the sliding-window estimate ``previous
+window's count * (share of the previous window still inside the last `window` seconds) + this
+window's count + 1`` stays within the limit (the estimate avoids the fixed window's double burst
+at a boundary). The check and the count are one statement: an ``INSERT ... ON CONFLICT DO
+UPDATE ... WHERE`` that locks the key's row, so processes counting the same key at once are
+counted one after the other. Time is the database's clock, the same for every machine. Refused
+hits are not counted.
 
 SQLite (one process) keeps the in-memory limiter of :mod:`ginrummy.web.ratelimit`.
 """
@@ -17,20 +18,11 @@ from __future__ import annotations
 import hashlib
 import threading
 
-from sqlalchemy import Column, Engine, Float, Integer, MetaData, String, Table, text
+from sqlalchemy import Engine, text
 
-from .db import create_schema
+from .schema import create_schema, rate_hits, rate_limits_metadata
 
 __all__ = ["RateCounter"]
-
-metadata = MetaData()
-
-rate_hits = Table(
-    "rate_hits", metadata,
-    Column("key", String(80), primary_key=True),
-    Column("window_start", Float, primary_key=True),  # seconds since 1970, a multiple of window
-    Column("count", Integer, nullable=False),
-)
 
 _HIT = text("""
 WITH t AS (SELECT extract(epoch FROM clock_timestamp())::float8 AS now),
@@ -79,7 +71,7 @@ class RateCounter:
         if engine.dialect.name != "postgresql":
             raise ValueError("shared rate-limit counters need PostgreSQL")
         self.engine = engine
-        create_schema(engine, metadata)
+        create_schema(engine, rate_limits_metadata)
         self._hits = 0
         self._lock = threading.Lock()
         self._longest = 0.0

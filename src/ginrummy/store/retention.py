@@ -24,12 +24,11 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, Index, MetaData, Table, and_, delete, inspect, or_, select
+from sqlalchemy import Engine, MetaData, Table, and_, delete, inspect, or_, select
 from sqlalchemy.schema import CreateIndex
 from sqlalchemy.sql.elements import ColumnElement
 
-from .db import FINISHED, games
-from .sheets import sheet_hands, sheets
+from .schema import FINISHED, games, games_updated_at, sheet_hands, sheets
 
 __all__ = ["Retention", "Swept", "sweep", "prepare", "DAY"]
 
@@ -116,12 +115,15 @@ def _game_tables(engine: Engine) -> list[Table]:
     return out
 
 
-#: so that a sweep finds its games without reading them all
-_INDEXES = (Index("ix_games_updated_at", games.c.updated_at),)
+#: so that a sweep finds its games and sheets without reading them all: the games' index, and
+#: the sheets' own (made with the table, which a database whose sheets predate it lacks)
+_INDEXES = (games_updated_at,
+            *(ix for ix in sheets.indexes if ix.name == "ix_sheets_updated_at"))
 
 
 def prepare(engine: Engine) -> None:
-    """Create the indexes a sweep uses, if missing (``CREATE INDEX IF NOT EXISTS``)."""
+    """Create the indexes a sweep uses, if missing (``CREATE INDEX IF NOT EXISTS``):
+    ``ix_games_updated_at`` and ``ix_sheets_updated_at``."""
     with engine.begin() as conn:  # IF NOT EXISTS: several processes may start at once
         for ix in _INDEXES:
             conn.execute(CreateIndex(ix, if_not_exists=True))

@@ -1,4 +1,5 @@
-"""Score keeper sheets in SQL (docs/variants.md, "Score keeper"), in tables of their own:
+"""The repository of score keeper sheets (docs/variants.md, "Score keeper"), in tables of their
+own (:data:`ginrummy.store.schema.sheets_metadata`):
 
 * ``sheets``: one row per sheet: its heading (rules, scoring, player names, first dealer) as
   JSON, a SHA-256 of the owner's token, the creating browser's player id, ``seq`` (the number of
@@ -8,9 +9,9 @@
 
 Created on first use in the same database (``CREATE TABLE IF NOT EXISTS``). Sheets of the older
 layout (the hands inside the sheet's JSON) are moved to ``sheet_hands`` once, by the schema's
-migration to version 3 (:func:`move_old_hands`, from :func:`ginrummy.store.db.create_schema`).
-Texts are stored only if they are valid Unicode (:class:`ValueError` otherwise), so that
-whatever is stored can be answered.
+migration to version 3 (:func:`ginrummy.store.schema.move_old_hands`). Texts are stored only if
+they are valid Unicode (:class:`ValueError` otherwise), so that whatever is stored can be
+answered.
 """
 
 from __future__ import annotations
@@ -18,105 +19,33 @@ from __future__ import annotations
 import json
 import time
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import (
-    Column,
-    Connection,
-    Engine,
-    Float,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    delete,
-    func,
-    insert,
-    select,
-    update,
-)
+from sqlalchemy import Engine, delete, func, insert, select, update
 
-from .db import create_schema, storable_id
+from .rows import SheetRow, sheet_json, storable_id
+from .schema import create_schema, sheet_hands, sheets, sheets_metadata
 
-__all__ = ["SheetStore", "SheetRow", "sheets", "sheet_hands", "move_old_hands"]
-
-metadata = MetaData()
-
-sheets = Table(
-    "sheets", metadata,
-    Column("id", String(64), primary_key=True),
-    Column("token_hash", String(64), nullable=False),
-    Column("player_id", String(64), index=True),
-    Column("data", Text, nullable=False),  # the heading: everything but the hands
-    Column("seq", Integer, nullable=False),
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False, index=True),
-)
-
-sheet_hands = Table(
-    "sheet_hands", metadata,
-    Column("sheet_id", String(64), primary_key=True),
-    Column("number", Integer, primary_key=True),  # 1, 2, ... in the order entered
-    Column("data", Text, nullable=False),
-    Column("created_at", Float, nullable=False),
-)
-
-
-@dataclass
-class SheetRow:
-    """One score keeper sheet: ``data`` is its input (see :mod:`ginrummy.keeper`), hands
-    included; ``seq`` counts its changes (optimistic concurrency)."""
-
-    id: str
-    token_hash: str
-    player_id: str | None
-    data: dict[str, Any]
-    seq: int = 0
-    created_at: float = field(default_factory=time.time)
-    updated_at: float = field(default_factory=time.time)
-
-
-def _dumps(value: Any) -> str:
-    """Compact JSON of ``value``; :class:`ValueError` if any text in it is not valid Unicode
-    (a lone surrogate), before anything is written."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValueError("a sheet keeps only valid Unicode text") from None
-    return text
-
-
-def _repaired(value: Any) -> Any:
-    """``value`` with each lone surrogate replaced by U+FFFD (sheets stored before texts were
-    checked may hold one, and could not be answered)."""
-    if isinstance(value, str):
-        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    if isinstance(value, dict):
-        return {_repaired(k): _repaired(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_repaired(v) for v in value]
-    return value
+__all__ = ["SheetStore"]
 
 
 class SheetStore:
-    """The two tables above, in the database of ``engine``. ``writing``: the store's own
-    writers' lock, if it has one (SQLite: one writer at a time), held around each write."""
+    """The two tables of sheets (see the module docstring), in the database of ``engine``.
+    ``writing``: the store's own writers' lock (:attr:`ginrummy.store.Store.writing`), if it
+    has one (SQLite: one writer at a time), held around each write."""
 
     def __init__(self, engine: Engine, writing: AbstractContextManager[Any] | None = None
                  ) -> None:
         self.engine = engine
         self._writing: AbstractContextManager[Any] = writing or nullcontext()
-        create_schema(engine, metadata)  # once, even with processes starting at once
+        create_schema(engine, sheets_metadata)  # once, even with processes starting at once
 
     def insert(self, row: SheetRow) -> None:
         """Store a new sheet with its hands (usually none)."""
         head = {k: v for k, v in row.data.items() if k != "hands"}
-        hands = [_dumps(h) for h in row.data.get("hands", [])]
+        hands = [sheet_json(h) for h in row.data.get("hands", [])]
         values = dict(id=row.id, token_hash=row.token_hash, player_id=row.player_id,
-                      data=_dumps(head), seq=row.seq, created_at=row.created_at,
+                      data=sheet_json(head), seq=row.seq, created_at=row.created_at,
                       updated_at=row.updated_at)
         with self._writing, self.engine.begin() as conn:
             conn.execute(insert(sheets).values(**values))
@@ -144,7 +73,7 @@ class SheetStore:
 
         :raises ValueError: if ``hand`` holds text that is not valid Unicode.
         """
-        text, now = _dumps(hand), time.time()
+        text, now = sheet_json(hand), time.time()
         with self._writing, self.engine.begin() as conn:
             if not self._bump(conn, sheet_id, old_seq, now):
                 return False
@@ -175,27 +104,3 @@ class SheetStore:
         res = conn.execute(update(sheets).where(sheets.c.id == sheet_id, sheets.c.seq == old_seq)
                            .values(seq=old_seq + 1, updated_at=now))
         return bool(res.rowcount == 1)
-
-
-def move_old_hands(conn: Connection) -> int:
-    """Move the hands of sheets stored inside their heading (the first layout) to
-    ``sheet_hands``, in the caller's transaction: the schema's migration 2 -> 3, run once per
-    database under the schema lock (:func:`ginrummy.store.db.create_schema`). Texts that are not
-    valid Unicode are repaired (U+FFFD). Returns the number of sheets moved."""
-    metadata.create_all(conn)  # sheet_hands, if the database predates it
-    old = conn.execute(select(sheets.c.id, sheets.c.data)
-                       .where(sheets.c.data.like('%"hands"%'))).all()
-    moved = 0
-    now = time.time()
-    for sheet_id, data in old:
-        loaded = _repaired(json.loads(data))
-        if "hands" not in loaded:
-            continue  # a player's name holds the word
-        hands = loaded.pop("hands") or []
-        conn.execute(update(sheets).where(sheets.c.id == sheet_id)
-                     .values(data=_dumps(loaded)))
-        for i, h in enumerate(hands, 1):
-            conn.execute(insert(sheet_hands).values(sheet_id=sheet_id, number=i,
-                                                    data=_dumps(h), created_at=now))
-        moved += 1
-    return moved

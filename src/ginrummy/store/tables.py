@@ -1,5 +1,5 @@
-"""Tables of people and computers (docs/tables.md), in tables of their own beside ``games`` and
-``deals`` (same :data:`~ginrummy.store.db.metadata`, created with them):
+"""The repository of tables of people and computers (docs/tables.md), in tables of their own
+beside ``games`` and ``deals`` (:data:`ginrummy.store.schema.metadata`, created with them):
 
 * ``tables``: one row per game created with seats (a game without one is a person playing the
   computer: seat 0 holds ``games.token_hash``, the other seats are computers at ``games.level``).
@@ -12,34 +12,33 @@
   presence kept by the open live streams, seconds since the epoch), ``left`` (the person left:
   a computer plays the seat), ``computer_for_away`` (the creator handed the away seat to a
   computer), the person's hand order and the browser (its ``ginrummy_player`` id) that sits
-  there, whose statistics count the seat's games (:meth:`TableStore.joined_games`).
+  there, whose statistics count the seat's games
+  (:meth:`ginrummy.store.stats.Statistics.joined_games`).
 * ``table_messages``: the preset quick messages sent at a table.
+* ``seat_holders``: the server processes holding a live stream of a seat now (issue 21 item
+  10), each with the end of its lease: a seat is connected while any process holds it, so
+  that closing one of a person's two tabs, or a stream on one of two processes, leaves the
+  person connected. ``seats.connected_until`` stays what every state reads: set from the
+  holders when one lets go.
 
 The rows of a new table are written before its ``games`` row, so that a game is never seen
-without them. Every write is its own committed transaction.
+without them. Every write is its own committed transaction. The rows' types are in
+:mod:`ginrummy.store.rows`.
 """
 
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
-    Boolean,
-    Column,
     Connection,
     Engine,
-    Float,
-    Integer,
-    String,
-    Table,
-    Text,
     bindparam,
     delete,
+    func,
     insert,
     or_,
     select,
@@ -47,129 +46,22 @@ from sqlalchemy import (
     update,
 )
 
-from .db import (
+from .raw import Raw
+from .rows import (
     GameRow,
-    Raw,
-    _game_row,
-    _Prefixed,
-    create_schema,
-    deals,
-    games,
-    metadata,
-    seats_of_text,
+    MessageRow,
+    Prefixed,
+    SeatRow,
+    TableRow,
+    game_row,
     storable_id,
 )
+from .schema import create_schema, games, metadata, seat_holders, seats, table_messages, tables
 
-__all__ = ["TableStore", "TableRow", "SeatRow", "MessageRow", "JoinedGame", "DealResult",
-           "MESSAGES_KEPT"]
+__all__ = ["TableStore", "MESSAGES_KEPT"]
 
 #: the messages kept per table (the oldest go).
 MESSAGES_KEPT = 50
-
-tables = Table(
-    "tables", metadata,
-    Column("game_id", String(64), primary_key=True),
-    Column("status", String(16), nullable=False),  # waiting | playing
-    Column("creator_seat", Integer, nullable=False, default=0),
-    Column("invite_hash", String(64), index=True, unique=True),
-    Column("turn_clock", Integer),
-    Column("rematch_id", String(64)),
-    Column("version", Integer, nullable=False, default=0),
-    Column("created_at", Float, nullable=False),
-)
-
-seats = Table(
-    "seats", metadata,
-    Column("game_id", String(64), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("kind", String(16), nullable=False),  # person | computer | open
-    Column("level", String(64)),
-    Column("name", String(64)),
-    Column("token_hash", String(64), index=True),
-    Column("connected_until", Float, nullable=False, default=0.0),
-    Column("left", Boolean, nullable=False, default=False),
-    Column("computer_for_away", Boolean, nullable=False, default=False),
-    Column("hand_order", Text),
-    Column("player_id", String(64), index=True),
-)
-
-table_messages = Table(
-    "table_messages", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("game_id", String(64), index=True, nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("message", String(32), nullable=False),
-    Column("seq_at", Integer, nullable=False),
-    Column("at", Float, nullable=False),
-)
-
-
-@dataclass
-class SeatRow:
-    """One seat (see the module docstring)."""
-
-    seat: int
-    kind: str
-    level: str | None = None
-    name: str | None = None
-    token_hash: str | None = None
-    connected_until: float = 0.0
-    left: bool = False
-    computer_for_away: bool = False
-    hand_order: dict[str, Any] | None = None
-    player_id: str | None = None
-
-
-@dataclass
-class TableRow:
-    """One table (see the module docstring) with its seats, in seat order."""
-
-    game_id: str
-    status: str
-    creator_seat: int = 0
-    invite_hash: str | None = None
-    turn_clock: int | None = None
-    rematch_id: str | None = None
-    version: int = 0
-    created_at: float = field(default_factory=time.time)
-    seats: list[SeatRow] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class JoinedGame:
-    """A game of a table a browser joined: the seat it holds and the game's result columns
-    (``winner_seats``: see :class:`~ginrummy.store.db.GameRow`)."""
-
-    game_id: str
-    seat: int
-    status: str
-    winner_seats: tuple[int, ...] | None
-    margin: int | None
-    created_at: float
-    finished_at: float | None
-    preset: str = "standard"
-
-
-@dataclass(frozen=True)
-class DealResult:
-    """A finished deal's result in seats: the two seats that played it, its kind, the
-    winning and the knocking seat (``None``: none)."""
-
-    game_id: str
-    players: tuple[int, ...]
-    kind: str
-    winner_seat: int | None
-    knocker_seat: int | None
-
-
-@dataclass(frozen=True)
-class MessageRow:
-    """A quick message: the seat that sent it, its code, the table's ``seq`` then, the time."""
-
-    seat: int
-    message: str
-    seq_at: int
-    at: float
 
 
 def _seat_values(game_id: str, s: SeatRow) -> dict[str, Any]:
@@ -195,7 +87,7 @@ def _table_row(r: Any, seat_rows: Sequence[Any]) -> TableRow:
                     seats=[_seat_row(x) for x in seat_rows])
 
 
-# Statements built once, with bound parameters (compiled once: see ginrummy.store.db).
+# Statements built once, with bound parameters (compiled once: see ginrummy.store.games).
 _SELECT_TABLE = select(tables).where(tables.c.game_id == bindparam("k_id"))
 _SELECT_SEATS = (select(seats).where(seats.c.game_id == bindparam("k_id"))
                  .order_by(seats.c.seat))
@@ -231,9 +123,11 @@ _SET_PRESENCE = Raw(update(seats)
 
 
 class TableStore:
-    """The three tables above in the database of ``engine`` (the :class:`Store`'s).
-    ``single``: the engine of reads and one-statement writes (the store's
-    :attr:`~ginrummy.store.db.Store.single`: autocommit on PostgreSQL); default ``engine``."""
+    """The three tables of people (see the module docstring) in the database of ``engine``
+    (the :class:`~ginrummy.store.Store`'s). ``single``: the engine of reads and one-statement
+    writes (the store's :attr:`~ginrummy.store.Store.single`: autocommit on PostgreSQL);
+    default ``engine``. ``cursor``: the store's :meth:`~ginrummy.store.Store.cursor`, the hot
+    statements' raw path (none: they run through SQLAlchemy)."""
 
     def __init__(self, engine: Engine, single: Engine | None = None,
                  cursor: Callable[[], AbstractContextManager[Any]] | None = None) -> None:
@@ -280,9 +174,9 @@ class TableStore:
         first = rows[0]
         table = None
         if first.t_game_id is not None:
-            table = _table_row(_Prefixed(first, "t_"),
-                               [_Prefixed(r, "s_") for r in rows if r.s_seat is not None])
-        return _game_row(first), table
+            table = _table_row(Prefixed(first, "t_"),
+                               [Prefixed(r, "s_") for r in rows if r.s_seat is not None])
+        return game_row(first), table
 
     def messages_at(self, game_id: str) -> tuple[int, list[MessageRow]] | None:
         """The table's ``version`` and its last :data:`MESSAGES_KEPT` messages, oldest first,
@@ -309,41 +203,6 @@ class TableStore:
                                 .order_by(table_messages.c.id.desc())
                                 .limit(MESSAGES_KEPT)).all()
         return [MessageRow(r.seat, r.message, r.seq_at, r.at) for r in reversed(rows)]
-
-    def joined_games(self, player_id: str) -> list[JoinedGame]:
-        """The games where the browser ``player_id`` holds a seat at a table it did not create
-        (one per game: its lowest such seat), oldest first."""
-        if not storable_id(player_id):
-            return []
-        q = (select(games.c.id, games.c.status, games.c.winner_seats, games.c.margin,
-                    games.c.created_at, games.c.finished_at, seats.c.seat, games.c.preset)
-             .join(seats, seats.c.game_id == games.c.id)
-             .where(seats.c.player_id == player_id,
-                    or_(games.c.player_id.is_(None), games.c.player_id != player_id))
-             .order_by(games.c.created_at, seats.c.seat))
-        with self.single.connect() as conn:
-            rows = conn.execute(q).all()
-        out: dict[str, JoinedGame] = {}
-        for r in rows:
-            out.setdefault(r.id, JoinedGame(r.id, r.seat, r.status,
-                                            seats_of_text(r.winner_seats), r.margin,
-                                            r.created_at, r.finished_at, r.preset))
-        return list(out.values())
-
-    def deal_results(self, game_ids: list[str]) -> list[DealResult]:
-        """The results of the finished deals of ``game_ids`` in seats (deals stored before
-        schema 4 have none)."""
-        out: list[DealResult] = []
-        for i in range(0, len(game_ids), 500):  # bounded IN lists
-            q = (select(deals.c.game_id, deals.c.players, deals.c.result_kind,
-                        deals.c.winner_seat, deals.c.knocker_seat)
-                 .where(deals.c.game_id.in_(game_ids[i:i + 500]),
-                        deals.c.players.is_not(None), deals.c.result_kind.is_not(None)))
-            with self.engine.connect() as conn:
-                out.extend(DealResult(r.game_id, seats_of_text(r.players) or (),
-                                      r.result_kind, r.winner_seat, r.knocker_seat)
-                           for r in conn.execute(q).all())
-        return out
 
     # --------------------------------------------------------------------------------- write
     def insert(self, row: TableRow) -> None:
@@ -442,6 +301,59 @@ class TableStore:
             with self.single.begin() as conn:
                 done.update((r[0], int(r[1]), r[2]) for r in conn.execute(stmt).all())
         return done
+
+    def _upsert_holders(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
+        """Insert or renew ``seat_holders`` rows (``game_id``, ``seat``, ``holder``,
+        ``until``) in one statement."""
+        if not rows:
+            return
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        dialect = self.engine.dialect.name
+        upsert: Any = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        stmt = upsert(seat_holders).values(rows)
+        conn.execute(stmt.on_conflict_do_update(
+            index_elements=[seat_holders.c.game_id, seat_holders.c.seat, seat_holders.c.holder],
+            set_={"until": stmt.excluded.until}))
+
+    def hold_seat(self, game_id: str, seat: int, holder: str, until: float) -> None:
+        """The process ``holder`` holds a live stream of the seat until ``until`` (renewed by
+        :meth:`renew_holds`): its lease, and the seat's ``connected_until``, in one
+        transaction."""
+        with self.engine.begin() as conn:
+            self._upsert_holders(conn, [{"game_id": game_id, "seat": seat, "holder": holder,
+                                         "until": until}])
+            conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
+                         .values(connected_until=until))
+
+    def release_seat(self, game_id: str, seat: int, holder: str, now: float) -> float:
+        """The process ``holder`` holds no live stream of the seat any more: its lease goes,
+        and the seat's ``connected_until`` becomes the latest lease another process holds, or
+        ``now`` (not connected) when none does, in one transaction. Leases ended a day ago are
+        removed on the way (a process stopped without letting go). Returns the new
+        ``connected_until``."""
+        later = (select(func.max(seat_holders.c.until))
+                 .where(seat_holders.c.game_id == game_id, seat_holders.c.seat == seat,
+                        seat_holders.c.until > now)
+                 .scalar_subquery())
+        with self.engine.begin() as conn:
+            conn.execute(delete(seat_holders).where(
+                or_((seat_holders.c.game_id == game_id) & (seat_holders.c.seat == seat)
+                    & (seat_holders.c.holder == holder),
+                    seat_holders.c.until < now - 86_400)))
+            conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
+                         .values(connected_until=func.coalesce(later, now)))
+            got = conn.execute(select(seats.c.connected_until).where(
+                seats.c.game_id == game_id, seats.c.seat == seat)).scalar()
+        return float(got if got is not None else now)
+
+    def renew_holds(self, keys: Sequence[tuple[str, int]], holder: str, until: float) -> None:
+        """Renew (or make again) the leases of ``holder`` on the seats ``(game_id, seat)``."""
+        rows = [{"game_id": g, "seat": s, "holder": holder, "until": until}
+                for g, s in dict.fromkeys(keys)]
+        for at in range(0, len(rows), self.REFRESH_BATCH):
+            with self.engine.begin() as conn:
+                self._upsert_holders(conn, rows[at:at + self.REFRESH_BATCH])
 
     def set_hand_order(self, game_id: str, seat: int, order: dict[str, Any]) -> None:
         with self.engine.begin() as conn:

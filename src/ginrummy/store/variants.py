@@ -1,12 +1,12 @@
 """What the variant tables and the score keeper add to the store, in tables of their own (the
-``games`` and ``deals`` tables of :mod:`ginrummy.store.db` are unchanged):
+``games`` and ``deals`` tables of :mod:`ginrummy.store.schema` are unchanged):
 
 * ``game_tables``: the scoring of each web game that is not a standard game (Hollywood, three
   players, partnership). A game without a row here is a standard game. The row is written before
   the game's own row, so a variant game is never seen without it.
 * the score keeper's sheets: :class:`ginrummy.store.sheets.SheetStore`, as ``sheets``.
 
-Created on first use in the same database (:func:`ginrummy.store.db.create_schema`).
+Created on first use in the same database (:func:`ginrummy.store.schema.create_schema`).
 """
 
 from __future__ import annotations
@@ -15,43 +15,26 @@ import time
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
-from sqlalchemy import (
-    Column,
-    Connection,
-    Engine,
-    Float,
-    MetaData,
-    String,
-    Table,
-    insert,
-    select,
-)
+from sqlalchemy import Connection, Engine, insert, select
 
-from .db import create_schema, storable_id
-from .sheets import SheetRow, SheetStore
+from .rows import storable_id
+from .schema import create_schema, game_tables, scorings_metadata
+from .sheets import SheetStore
 
-__all__ = ["VariantStore", "SheetRow", "SheetStore"]
-
-metadata = MetaData()
-
-game_tables = Table(
-    "game_tables", metadata,
-    Column("game_id", String(64), primary_key=True),
-    Column("scoring", String(32), nullable=False),
-    Column("created_at", Float, nullable=False),
-)
+__all__ = ["VariantStore"]
 
 
 class VariantStore:
-    """The table above, and the sheets (``sheets``: :class:`SheetStore`), in the database of
-    ``engine``. ``writing``: the store's own writers' lock, if it has one (SQLite: one writer
-    at a time), held around each write."""
+    """The table of scorings, and the sheets (``sheets``: :class:`SheetStore`), in the database
+    of ``engine``. ``writing``: the store's own writers' lock
+    (:attr:`ginrummy.store.Store.writing`), if it has one (SQLite: one writer at a time), held
+    around each write."""
 
     def __init__(self, engine: Engine, writing: AbstractContextManager[Any] | None = None
                  ) -> None:
         self.engine = engine
         self._writing: AbstractContextManager[Any] = writing or nullcontext()
-        create_schema(engine, metadata)  # once, even with processes starting at once
+        create_schema(engine, scorings_metadata)  # once, even with processes starting at once
         self.sheets = SheetStore(engine, writing)
 
     # ------------------------------------------------------------------------- game scorings

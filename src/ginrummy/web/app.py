@@ -38,8 +38,7 @@ from ..bots import DEFAULT_LEVEL, LEVELS
 from ..bots.strength import level_ratings
 from ..errors import RulesError
 from ..rules import FIELD_CHOICES, NEW_TARGET_MAX, PRESETS, Rules, check_new_target
-from ..store import Store, default_database_url
-from ..store.retention import Retention
+from ..store import Retention, Store, default_database_url, is_outage
 from .delivery import RevalidatedStatic, add_head_extras, revalidated_file
 from .encoding import JSONAnswer
 from .errors import BadRequest, NotFound, RateLimited, Stale, Unavailable, from_engine
@@ -204,6 +203,28 @@ def _finite(obj: Any) -> Any:
     return obj
 
 
+#: what marks a part of a validation error's ``loc`` as pydantic's name of a type or validator
+_INTERNAL_LOC = re.compile(r"[\[\]()<>]")
+
+
+def _plain_error(error: dict[str, Any]) -> dict[str, Any]:
+    """One of FastAPI's validation errors without Python's internals (issue 21 item 5): a
+    ``loc`` part that names a type or its validators rather than a field, an index or a named
+    choice (pydantic names an unnamed union member so, e.g. ``function-after[functools.partial(
+    <function max_length_validator at 0x7f...>)]``) is said as ``value``; ``ctx`` keeps only
+    numbers, words and refused-text errors (:class:`~ginrummy.web.text.TextError`, worded by
+    their reason)."""
+    out = dict(error)
+    out["loc"] = ["value" if isinstance(p, str) and _INTERNAL_LOC.search(p) else p
+                  for p in error.get("loc", ())]
+    ctx = error.get("ctx")
+    if isinstance(ctx, dict):
+        out["ctx"] = {k: v for k, v in ctx.items()
+                      if isinstance(v, str | int | float | bool | TextError) or v is None}
+    out.pop("url", None)
+    return out
+
+
 def _player_cookie(pid: str, secure: bool = False) -> str:
     r = Response()
     r.set_cookie(PLAYER_COOKIE, pid, max_age=10 * _YEAR, httponly=True, samesite="lax", path="/",
@@ -255,8 +276,12 @@ class PerRequest:
         set_cookie = new_player and (is_api or path == "/")
         https = scope.get("scheme") == "https"
 
+        started = False
+
         async def send_with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 if https:
                     message["headers"] = _secure_cookies(message.get("headers", []))
                 h = MutableHeaders(scope=message)
@@ -268,17 +293,25 @@ class PerRequest:
                     h.setdefault("Cache-Control", "no-store")
             await send(message)
 
-        if is_api and self.limiter is not None:
-            client = scope.get("client")
-            key = client[0] if client else "unknown"
-            if self.limiter.blocking:  # counted in the database: not on the event loop
-                wait = await anyio.to_thread.run_sync(self.limiter.hit, key)
-            else:
-                wait = self.limiter.hit(key)
-            if wait:
-                await _rate_limited(wait)(scope, receive, send_with_headers)
-                return
-        await self.app(scope, receive, send_with_headers)
+        try:
+            if is_api and self.limiter is not None:
+                client = scope.get("client")
+                key = client[0] if client else "unknown"
+                if self.limiter.blocking:  # counted in the database: not on the event loop
+                    wait = await anyio.to_thread.run_sync(self.limiter.hit, key)
+                else:
+                    wait = self.limiter.hit(key)
+                if wait:
+                    await _rate_limited(wait)(scope, receive, send_with_headers)
+                    return
+            await self.app(scope, receive, send_with_headers)
+        except Exception as e:
+            if started:  # an answer under way (a live stream): it ends here
+                raise
+            # a failure is answered here, as JSON with the security headers (Starlette's own
+            # answer, outside this middleware, is a bare text/plain 500): 503 while the
+            # database is away, whose next request may well succeed, else 500
+            await _failed(e, path)(scope, receive, send_with_headers)
 
 
 def _bearer(authorization: str | None) -> str | None:
@@ -394,7 +427,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     # counted in PostgreSQL and shared by every process; in memory with SQLite (one process)
     counter = None
     if store.postgres:
-        from ..store.ratelimits import RateCounter
+        from ..store import RateCounter
 
         counter = RateCounter(store.engine)
     create_by_ip = make_limiter("create_ip", limits.creates, limits.window, counter)
@@ -416,9 +449,12 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         workers.close()
         store.close()
 
+    # redirect_slashes off: Starlette answers "/api/games/" with a 307 to an address built from
+    # the request's Host header; an address with a slash too many names nothing (404), as any
+    # other (issue 21 item 6)
     app = FastAPI(title="Gin Rummy", version=__version__, lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url="/api/openapi.json",
-                  default_response_class=JSONAnswer)
+                  default_response_class=JSONAnswer, redirect_slashes=False)
     app.state.store = store
     app.state.service = service
     app.state.live = hub
@@ -478,7 +514,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
         # and a lone surrogate in the input (refused by schemas.Body) cannot be encoded at all,
         # nor input nested thousands deep: text.printable mends the one and bounds the other
         # its reason: a refused name's own (text.TextError), else the parts at fault
-        errors = exc.errors()
+        errors = [_plain_error(e) for e in exc.errors()]
         own = [e["ctx"]["error"] for e in errors
                if isinstance((e.get("ctx") or {}).get("error"), TextError)]
         if own:
@@ -625,6 +661,24 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     STATIC_DIR.mkdir(parents=True, exist_ok=True)
     app.mount("/static", RevalidatedStatic(directory=STATIC_DIR), name="static")
     return app
+
+
+#: seconds a client is asked to wait (``Retry-After``) while the database is away
+UNAVAILABLE_RETRY = 2
+
+
+def _failed(e: Exception, path: str) -> JSONResponse:
+    """The answer to a request that failed: 503 ``unavailable`` (``Retry-After``) when the
+    database cannot be reached (:func:`ginrummy.store.is_outage`), else 500 ``internal``;
+    logged (an outage in one line, anything else with its traceback)."""
+    if is_outage(e):
+        log.warning("%s: database unavailable (%s)", path, type(e).__name__)
+        resp = error_response(503, "unavailable", "unavailable",
+                              {"seconds": UNAVAILABLE_RETRY})
+        resp.headers["Retry-After"] = str(UNAVAILABLE_RETRY)
+        return resp
+    log.error("%s: failed", path, exc_info=e)
+    return error_response(500, "internal", "internal")
 
 
 def _rate_limited(wait: float, reason: str = "too_many_requests") -> JSONResponse:

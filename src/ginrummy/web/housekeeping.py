@@ -14,8 +14,7 @@ from contextlib import asynccontextmanager, suppress
 
 import anyio.to_thread
 
-from ..store import Store
-from ..store.retention import Retention, prepare, sweep
+from ..store import Retention, Store, prepare, sweep
 
 __all__ = ["retention_task", "FIRST_SWEEP_AFTER"]
 
@@ -27,7 +26,7 @@ FIRST_SWEEP_AFTER = 60.0
 
 async def _sweep_forever(store: Store, policy: Retention) -> None:
     await asyncio.sleep(min(FIRST_SWEEP_AFTER, policy.every))
-    run = functools.partial(sweep, store.engine, policy, writing=store._writer)
+    run = functools.partial(sweep, store.engine, policy, writing=store.writing)
     while True:
         try:
             swept = await anyio.to_thread.run_sync(run)

@@ -15,13 +15,12 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import HTMLResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, StrictBool, StrictInt, Tag
 
 from ..errors import RulesError
 from ..keeper import MAX_HAND_POINTS, SheetInputError, score_sheet, sheet_csv
 from ..rules import PRESETS, Rules, check_new_target
-from ..store.sheets import SheetRow
-from ..store.variants import VariantStore
+from ..store import SheetRow, VariantStore
 from ..variants import PLAYER_COUNT, SCORINGS, check_table, fit_to_table
 from .encoding import JSONAnswer
 from .errors import from_engine
@@ -50,8 +49,19 @@ class NewSheet(Body):
 
 #: a card as text ("7H", "10S", "7♥")
 _Card = Annotated[Text, Field(max_length=8)]
-#: cards as one text (spaces or commas between) or a list of card texts; at most 11 cards
-_Cards = Annotated[Text, Field(max_length=120)] | Annotated[list[_Card], Field(max_length=11)]
+
+
+def _cards_form(value: Any) -> str | None:
+    """Which form of :data:`_Cards` a value has (``text`` or ``list``; None: neither)."""
+    return "text" if isinstance(value, str) else "list" if isinstance(value, list) else None
+
+
+#: cards as one text (spaces or commas between) or a list of card texts; at most 11 cards. The
+#: two forms are named (``text``, ``list``): a refusal's ``loc`` says which, in words, where
+#: pydantic would name its validators (issue 21 item 5)
+_Cards = Annotated[Annotated[Text, Field(max_length=120), Tag("text")]
+                   | Annotated[list[_Card], Field(max_length=11), Tag("list")],
+                   Discriminator(_cards_form)]
 _Points = Annotated[StrictInt, Field(ge=0, le=MAX_HAND_POINTS)]
 _Kind = Literal["knock", "gin", "big_gin", "undercut"]
 

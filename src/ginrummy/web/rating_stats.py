@@ -29,7 +29,7 @@ from sqlalchemy import Engine
 
 from ..bots.strength import as_opponent
 from ..rating import NEW_PLAYER, FittedRating, Glicko, glicko2_update, nearest_level
-from ..store.rated import RatedGame, rated_games
+from ..store import RatedGame, rated_games
 
 __all__ = ["person_rating", "rate_group", "GROUP_CAP", "HISTORY_KEPT"]
 

@@ -2,11 +2,11 @@
 knocks, undercuts, the best margin and the current streak, read from the store.
 
 A browser's games are those it created (against the computer, or tables it made: its seat is
-0) and the tables it joined (from the seat it took, :meth:`ginrummy.store.tables.TableStore.
+0) and the tables it joined (from the seat it took, :meth:`ginrummy.store.Statistics.
 joined_games`); each counts from that browser's own seat: its deals (a partnership: those of its
 table), its wins (a partnership: its team's).
 
-A game is finished when it is over or resigned (``status`` in :data:`ginrummy.store.db.FINISHED`;
+A game is finished when it is over or resigned (``status`` in :data:`ginrummy.store.FINISHED`;
 a resigned game is lost, docs/api.md "Resigning"). Besides the counts: the win rate, the longest
 winning streak, and the results by difficulty (the computer's level, of the games played against
 the computer) and by variant (the table's scoring when it is not the standard one, else the
@@ -18,9 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..store import Store
-from ..store.db import FINISHED
-from ..store.tables import TableStore
+from ..store import FINISHED, Statistics
 from .tables.engine import YOU
 
 __all__ = ["player_stats", "summary", "variant_of", "PlayedGame", "PlayedHand"]
@@ -61,24 +59,24 @@ class PlayedHand:
     knocked: bool
 
 
-def _created(store: Store, player_id: str) -> tuple[list[PlayedGame], list[PlayedHand]]:
+def _created(reads: Statistics, player_id: str) -> tuple[list[PlayedGame], list[PlayedHand]]:
     """The games the browser created, from seat 0's side (their stored results)."""
     games = [PlayedGame(g.status, g.status == "over" and g.winner == YOU, g.margin, g.created_at,
                    g.finished_at, g.id, g.level, g.preset)
-             for g in store.player_games(player_id)]
+             for g in reads.player_games(player_id)]
     hands = [PlayedHand(k, None if w is None else ("won" if w == YOU else "lost"), kn == YOU)
-             for k, w, kn in store.player_results(player_id)]
+             for k, w, kn in reads.player_results(player_id)]
     return games, hands
 
 
-def _joined(tables: TableStore, player_id: str) -> tuple[list[PlayedGame], list[PlayedHand]]:
+def _joined(reads: Statistics, player_id: str) -> tuple[list[PlayedGame], list[PlayedHand]]:
     """The tables the browser joined, from the seat it holds there."""
-    joined = tables.joined_games(player_id)
+    joined = reads.joined_games(player_id)
     seat_of = {g.game_id: g.seat for g in joined}
     games = [PlayedGame(g.status, g.winner_seats is not None and g.seat in g.winner_seats, g.margin,
                    g.created_at, g.finished_at, g.game_id, None, g.preset) for g in joined]
     hands = []
-    for d in tables.deal_results(list(seat_of)):
+    for d in reads.deal_results(list(seat_of)):
         seat = seat_of[d.game_id]
         if seat not in d.players:
             continue  # the other table's deal (partnership), or one the seat sat out (3P)
@@ -88,11 +86,12 @@ def _joined(tables: TableStore, player_id: str) -> tuple[list[PlayedGame], list[
     return games, hands
 
 
-def player_stats(store: Store, tables: TableStore, player_id: str | None,
+def player_stats(reads: Statistics, player_id: str | None,
                  scorings: Callable[[list[str]], Mapping[str, str]] | None = None
                  ) -> dict[str, Any]:
     """Statistics of one browser (``player_id``: its ``ginrummy_player`` id; ``None``: all
-    zero), each game from the seat it held (see the module docstring). ``scorings``: game ids
+    zero), each game from the seat it held (see the module docstring), read through ``reads``
+    (the store's :class:`~ginrummy.store.Statistics`). ``scorings``: game ids
     -> the scoring of those that are not standard tables (for ``by_variant``).
 
     :returns: docs/api.md "Statistics": counts, ``win_rate`` (0..1, 4 decimals, null before a
@@ -102,8 +101,8 @@ def player_stats(store: Store, tables: TableStore, player_id: str | None,
     games: list[PlayedGame] = []
     hands: list[PlayedHand] = []
     if player_id:
-        for some_games, some_hands in (_created(store, player_id),
-                                       _joined(tables, player_id)):
+        for some_games, some_hands in (_created(reads, player_id),
+                                       _joined(reads, player_id)):
             games.extend(some_games)
             hands.extend(some_hands)
     ids = [g.game_id for g in games if g.status in FINISHED]

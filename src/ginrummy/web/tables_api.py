@@ -8,6 +8,8 @@ rematch, quick messages, and the live stream (Server-Sent Events) of a seat.
 from __future__ import annotations
 
 import contextlib
+import logging
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -17,6 +19,7 @@ from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from starlette.types import Receive, Scope, Send
 
+from ..store import is_outage
 from .encoding import JSONAnswer, dumps
 from .errors import NotFound, RateLimited
 from .live import LiveHub
@@ -28,6 +31,8 @@ from .tokens import token_hash
 from .workers import Workers
 
 __all__ = ["install_tables", "PING_EVERY", "PRESENCE_EVERY", "CHECK_EVERY"]
+
+log = logging.getLogger("ginrummy.web")
 
 #: seconds between two ``: ping`` comments of a quiet stream.
 PING_EVERY = 15.0
@@ -64,7 +69,8 @@ def _sse(event: str | None, data: Any, ident: int | None = None) -> bytes:
 
 
 def _presence(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    keys = ("seat", "kind", "name", "connected", "away", "left", "computer_for_away")
+    keys = ("seat", "kind", "name", "connected", "away", "left", "computer_for_away",
+            "hand_over")
     return [{k: s.get(k) for k in keys} for s in seats]
 
 
@@ -101,6 +107,18 @@ def install_tables(app: FastAPI, seating: Seats, hub: LiveHub, workers: Workers,
         return await workers.call(seating.refresh_presence_many, keys)
 
     keeper = PresenceKeeper(refresh, PRESENCE_EVERY)
+    # this process's open streams per seat (game_id, seat): the seat's presence is let go only
+    # with the last of them (a person's other tab keeps it: issue 21 item 10)
+    local: dict[tuple[str, int], int] = {}
+    local_lock = threading.Lock()
+
+    def let_go(game_id: str, seat: int, token: str | None) -> None:
+        """In a worker thread: let go of the seat's presence unless a stream of it opened
+        here meanwhile."""
+        with local_lock:
+            if local.get((game_id, seat)):
+                return
+        seating.presence(game_id, token, False)
 
     @app.get("/join/{code}", response_class=HTMLResponse)
     def join_page(request: Request, code: str, lang: str | None = Query(default=None)
@@ -208,6 +226,10 @@ def install_tables(app: FastAPI, seating: Seats, hub: LiveHub, workers: Workers,
         sent_presence: list[dict[str, Any]] | None = None
         last = since
         view: LiveView | None = first
+        seat = (game_id, first.seat)
+        if first.table:
+            with local_lock:
+                local[seat] = local.get(seat, 0) + 1
         try:
             await workers.call(seating.presence, game_id, token, True)
             if first.table and token:  # renewed with the process's other streams
@@ -257,11 +279,25 @@ def install_tables(app: FastAPI, seating: Seats, hub: LiveHub, workers: Workers,
                             wake_at is not None and time.time() >= wake_at):
                         next_check = now + CHECK_EVERY
                         break
+        except Exception as e:
+            if not is_outage(e):
+                raise
+            # the database is away: the stream ends, its page tries again with back-off
+            # (answered 503 until the database is back) and catches up from its last seq
+            log.warning("live stream of %s ended: database unavailable (%s)", game_id,
+                        type(e).__name__)
         finally:
             gate.close(slot)
             hub.unsubscribe(sub)
             if lease is not None:
                 keeper.remove(lease)
-            # the seat may be gone (left): nothing to keep then
-            with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
-                await workers.call(seating.presence, game_id, token, False)
+            if first.table:
+                with local_lock:
+                    left = local.get(seat, 1) - 1
+                    if left > 0:
+                        local[seat] = left
+                    else:
+                        local.pop(seat, None)
+                # the seat may be gone (left): nothing to keep then
+                with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
+                    await workers.call(let_go, game_id, first.seat, token)

@@ -17,6 +17,7 @@ people seats a name once: docs/tables.md).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import unicodedata
 from typing import Annotated, Any
@@ -25,7 +26,8 @@ from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 from pydantic import AfterValidator
 
 __all__ = ["TextError", "valid_text", "valid_name", "has_lone_surrogate", "printable", "Text",
-           "Name", "NAME_MAX", "BIDI_CONTROLS", "PRINTABLE_DEPTH", "name_key"]
+           "Name", "NAME_MAX", "BIDI_CONTROLS", "PRINTABLE_DEPTH", "name_key", "visible",
+           "default_ignorable", "DEFAULT_IGNORABLE", "BLANKS"]
 
 #: the longest name, in characters (after stripping the spaces around it)
 NAME_MAX = 40
@@ -88,16 +90,86 @@ def valid_name(s: str, max_length: int = NAME_MAX) -> str:
 #: the joiners that shape a word or an emoji sequence (kept inside one by :func:`name_key`)
 _JOINERS = "\u200c\u200d"
 
+#: Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt; the same list from
+#: Unicode 14.0 to 16.0), as ranges of code points, first and last included: characters that
+#: show nothing unless a renderer draws them on purpose (zero-width spaces and joiners, soft
+#: hyphen, bidirectional marks, variation selectors, tag characters, the Hangul fillers, the
+#: Khmer inherent vowels, and code points reserved to stay invisible)
+DEFAULT_IGNORABLE: tuple[tuple[int, int], ...] = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+    (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+    (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+_IGNORABLE_STARTS = [a for a, _ in DEFAULT_IGNORABLE]
 
-def _unseen(ch: str) -> bool:
-    """A character that changes nothing a person sees in a name: a format character (Unicode
-    category Cf: zero-width space, soft hyphen, word joiner, BOM...) other than the joiners and
-    the emoji tag characters, or a variation selector."""
+#: characters drawn as an empty space that Unicode does not class as spaces: the braille blank
+#: and the Hangul fillers (which most fonts draw as a space; :func:`name_key` reads all of them
+#: as a space, and a name needs a character besides them)
+BLANKS = frozenset("\u2800\u3164\u115f\u1160\uffa0")
+
+#: the emoji tag sequences (a subdivision flag: U+1F3F4, tags U+E0020-U+E007E, U+E007F): the
+#: only place where tag characters show something
+_FLAG_BASE = "\U0001f3f4"
+_TAG_FIRST, _TAG_LAST, _TAG_END = 0xE0020, 0xE007E, 0xE007F
+
+
+def default_ignorable(ch: str) -> bool:
+    """Whether ``ch`` is one of Unicode's default-ignorable code points
+    (:data:`DEFAULT_IGNORABLE`).
+
+    >>> default_ignorable("\u3164"), default_ignorable("\u200b"), default_ignorable("A")
+    (True, True, False)
+    """
     o = ord(ch)
-    if 0xFE00 <= o <= 0xFE0F or 0xE0100 <= o <= 0xE01EF or o == 0x034F:
-        return True
-    return (unicodedata.category(ch) == "Cf" and ch not in _JOINERS
-            and not 0xE0020 <= o <= 0xE007F)
+    i = bisect.bisect_right(_IGNORABLE_STARTS, o) - 1
+    return i >= 0 and o <= DEFAULT_IGNORABLE[i][1]
+
+
+def _flag_tags(s: str) -> set[int]:
+    """The positions in ``s`` of tag characters that belong to an emoji tag sequence (a flag
+    base, one or more tags, a cancel tag)."""
+    kept: set[int] = set()
+    i = 0
+    while i < len(s):
+        if s[i] == _FLAG_BASE:
+            j = i + 1
+            while j < len(s) and _TAG_FIRST <= ord(s[j]) <= _TAG_LAST:
+                j += 1
+            if j > i + 1 and j < len(s) and ord(s[j]) == _TAG_END:
+                kept.update(range(i + 1, j + 1))
+                i = j
+        i += 1
+    return kept
+
+
+def visible(ch: str) -> bool:
+    """Whether ``ch`` shows something in a name by itself: a letter, digit, punctuation mark or
+    symbol (categories L, N, P, S) that is neither default-ignorable nor a blank
+    (:data:`BLANKS`).
+
+    >>> visible("A"), visible("\u3164"), visible("\u2800"), visible("\U0001f3f4")
+    (True, False, False, True)
+    """
+    return (unicodedata.category(ch)[0] in "LNPS" and ch not in BLANKS
+            and not default_ignorable(ch))
+
+
+def _shown(s: str) -> str:
+    """``s`` as a person sees it: blanks made spaces, default-ignorable characters removed but
+    the tags of an emoji tag sequence and the joiners between two characters that are not
+    ASCII (an emoji sequence, a word of a script that joins its letters)."""
+    flags = _flag_tags(s)
+
+    def kept(i: int, ch: str) -> bool:
+        if not default_ignorable(ch) or i in flags:
+            return True
+        return ch in _JOINERS and 0 < i < len(s) - 1 and not s[i - 1].isascii() \
+            and not s[i + 1].isascii()
+
+    return "".join(" " if ch in BLANKS else ch for i, ch in enumerate(s)
+                   if ch in BLANKS or kept(i, ch))
 
 
 @functools.cache
@@ -121,22 +193,23 @@ def name_key(name: str) -> str:
     same name to a person. Unicode's compatibility forms folded (NFKC: fullwidth "Ａｙｕ" is
     "Ayu"; composed and decomposed "ë" alike), letters drawn like an ASCII letter made that
     letter (Cyrillic "Аyu" is "Ayu", "B0b" is "Bob": :func:`_latin_look_alike`), case folded
-    ("AYU", "ayu"; "ß" and "ss"), the characters that show nothing dropped (see
-    :func:`_unseen`), joiners kept only between two characters of a word (a joined emoji family
-    is not three emoji), runs of spaces made one and the spaces around removed. (ASCII letters
-    stay themselves: "Ian" and "lan" are two names.)
+    ("AYU", "ayu"; "ß" and "ss"), the characters that show nothing dropped (Unicode's
+    default-ignorable code points, :data:`DEFAULT_IGNORABLE`: a Hangul filler after "Ann" is
+    still "Ann"; tag characters are kept only in an emoji tag sequence, joiners only between
+    two characters that are not ASCII: a joined emoji family is not three emoji), blanks
+    (:data:`BLANKS`, the braille blank U+2800) read as spaces, runs of spaces made one and the
+    spaces around removed. (ASCII letters stay themselves: "Ian" and "lan" are two names.)
 
     >>> name_key("  \uff21YU\u200b  Putri ")
     'ayu putri'
     >>> name_key("\u0410yu") == name_key("Ayu") and name_key("\u0412ob") == name_key("Bob")
     True
     """
-    s = unicodedata.normalize("NFKC", name)
+    s = unicodedata.normalize("NFKC", _shown(name))
     # before case folding (Cyrillic "В" is drawn as "B", its small "в" as no ASCII letter), and
     # after it (Cyrillic "Ａ" folds to "а", drawn as "a")
     s = _fold_look_alikes(unicodedata.normalize("NFKC", _fold_look_alikes(s).casefold()))
-    s = unicodedata.normalize("NFKC", s.casefold())
-    s = "".join(ch for ch in s if not _unseen(ch))
+    s = _shown(unicodedata.normalize("NFKC", s.casefold()))
     words = (w.strip(_JOINERS) for w in s.split())
     return " ".join(w for w in words if w)
 

@@ -11,6 +11,7 @@ import { makeT, resultHeadline, LANGUAGES } from "./i18n.js";
 import { findLegal, tableFromState, applyEvent, newEvents, promptKey } from "./model.js";
 import { $, cardEl, loadCatalog, markLanguage, toast, translatePage } from "./page.js";
 import { createFriends } from "./friends.js";
+import { backoff } from "./live.js";
 import { hasPeople, isWaiting, supersedes, inviteCode } from "./seats.js";
 import { isVariant, playerName, variantHeadline, moveText, applyConstraints } from "./variants.js";
 import { ANIMATED, DEFAULT_SETTINGS, KEY_CURRENT, KEY_SETTINGS, S, SPEEDS, announce, api, detailMessage, motionOK, pace, reannounce, sleep, sound, store, t } from "./session.js";
@@ -217,8 +218,9 @@ function schedulePoll() {
         const r = await api("GET", `/api/games/${S.game.game_id}?since=${S.lastSeq}`);
         if (r.ok) await deliver(r.data, { animate: true });
         else if (GONE.includes(r.status)) lostGame();  // the seat is gone: asking again cannot help
+        else if (r.status >= 500) reconnect(r.retryAfter);
         else schedulePoll();
-      } catch { schedulePoll(); }
+      } catch { reconnect(); }
     }, 800);
   }
 }
@@ -246,6 +248,9 @@ export async function act(action) {
       await deliver(r.data, { animate: true });
     } else if (r.status === 404) {
       lostGame();
+    } else if (r.status >= 500) {  // not applied, or applied: the state asked again tells
+      S.busy = false;
+      reconnect(r.retryAfter);
     } else {
       sound("error");
       toast(r.status === 409 ? t("error.stale") : detailMessage(r.data));
@@ -254,12 +259,49 @@ export async function act(action) {
       else await refresh();
     }
   } catch {
-    toast(t("error.network"));
+    S.busy = false;
+    reconnect();  // no answer at all (the network): the same as the server away
   } finally {
     S.busy = false;
     render();
     focusAfterMove(before);
   }
+}
+
+/**
+ * The server did not answer (503 while its database is away, another 5xx, or no network): the
+ * table stays as it was, its status line says "Reconnecting…", and the state is asked for again
+ * with back-off (0.5 s doubling to 8 s, at least the server's Retry-After) until it comes; then
+ * play goes on from it. One loop at a time; `retryAfter` in ms.
+ */
+export async function reconnect(retryAfter = 0) {
+  if (S.reconnecting || !S.game) return;
+  const game = S.game;
+  S.reconnecting = true;
+  render();
+  announce(() => t("friends.reconnecting"));
+  let wait = retryAfter;
+  for (let attempt = 0; S.game === game; attempt += 1) {
+    await sleep(Math.max(backoff(attempt), wait));
+    let r = null;
+    // (before any state: as at a reload, the deal's events for the move log)
+    const since = S.state ? `?since=${S.lastSeq}` : "";
+    try { r = await api("GET", `/api/games/${game.game_id}${since}`); } catch { r = null; }
+    if (S.game !== game) break;
+    if (r && r.ok) {
+      S.reconnecting = false;
+      S.loading = false;
+      if (r.data.phase !== "game-over") keepGame(game);
+      await deliver(r.data, { animate: false });
+      render();
+      schedulePoll();
+      return;
+    }
+    if (r && GONE.includes(r.status)) { S.reconnecting = false; lostGame(); render(); return; }
+    wait = r ? r.retryAfter : 0;
+  }
+  S.reconnecting = false;
+  render();
 }
 
 /** Answers that say the seat's token no longer works (the game is gone, or the person left it). */
@@ -272,7 +314,8 @@ async function refresh() {
     const r = await api("GET", `/api/games/${S.game.game_id}?since=${S.lastSeq}`);
     if (r.ok) await deliver(r.data, { animate: false });
     else if (GONE.includes(r.status)) lostGame();
-  } catch { toast(t("error.network")); }
+    else if (r.status >= 500) reconnect(r.retryAfter);
+  } catch { reconnect(); }
 }
 
 /**
@@ -436,10 +479,16 @@ async function boot() {
         return;
       }
       if ([401, 403, 404].includes(r.status)) { friends.dropSeat(saved.game_id); store.set(KEY_CURRENT, null); S.game = null; }
+      else if (r.status >= 500 || r.status === 429) {  // the server is away: its table, once back
+        S.loading = true;
+        render();
+        reconnect(r.retryAfter);
+        return;
+      }
     } catch {
-      S.loading = false;
-      toast(t("error.network"));
+      S.loading = true;
       render();
+      reconnect();
       return;
     }
   }

@@ -157,7 +157,8 @@ export function createFriends(ctx) {
       const cards = cardCount(st, n);
       if (cards !== null) kids.push(el("small", { class: "chip-count", "data-testid": "seat-cards", text: t("table.cards", { n: cards }) }));
       if (n === turn) kids.push(el("span", { class: "chip-turn", text: t("friends.to_play") }));
-      if (isCreator(st) && !isWaiting(st) && s.kind === "person" && word === "away") {
+      // the server says who may: the creator once the seat is away, anyone a while later
+      if (!isWaiting(st) && s.kind === "person" && s.hand_over) {
         kids.push(el("button", { type: "button", class: "btn small", "data-testid": "hand-to-computer", "data-seat": String(n), text: t("friends.hand_to_computer"), onclick: () => handToComputer(n) }));
       }
       kids.push(el("span", { class: "bubble chip-bubble", id: `bubble-${n}`, "aria-hidden": "true" }));
@@ -468,18 +469,41 @@ export function createFriends(ctx) {
       let parts = [];
       try { parts = rulesSummary({ ...pseudo, rules: { preset: inv.preset, ...(inv.rules || {}) } }, t); } catch { parts = [presetName(inv.preset, t)]; }
       $("join-rules").textContent = parts.join(" · ");
-      $("join-seats").replaceChildren(...(inv.seats || []).map((s) => el("li", { "data-seat": String(s.seat), "data-kind": s.kind },
-        el("span", { class: `dot p-${s.kind === "open" ? "open" : s.kind === "computer" ? "computer" : "person"}`, "aria-hidden": "true" }),
-        el("b", { text: s.kind === "open" ? t("friends.open_seat") : s.kind === "computer" ? `${computerName(pseudo, s.seat)} (${levelName(s.level, t)})` : (s.name || t("friends.seat_n", { n: s.seat + 1 })) }),
-        (inv.seats || []).length === 4 ? el("small", { class: "rel", text: t("friends.team_n", { n: (s.seat % 2) + 1 }) }) : null)));
+      // two open seats or more (a partnership's teams): the guest chooses, the first by default
+      const open = (inv.seats || []).filter((s) => s.kind === "open").map((s) => s.seat);
+      const choosing = !why && open.length > 1;
+      const picked = choosing ? (open.includes(chosenSeat()) ? chosenSeat() : open[0]) : null;
+      $("join-choose").hidden = !choosing;
+      $("join-seats").setAttribute("role", choosing ? "radiogroup" : "list");
+      if (choosing) $("join-seats").setAttribute("aria-labelledby", "join-choose");
+      else $("join-seats").removeAttribute("aria-labelledby");
+      $("join-seats").replaceChildren(...(inv.seats || []).map((s) => {
+        const label = s.kind === "open" ? t("friends.open_seat") : s.kind === "computer" ? `${computerName(pseudo, s.seat)} (${levelName(s.level, t)})` : (s.name || t("friends.seat_n", { n: s.seat + 1 }));
+        const team = (inv.seats || []).length === 4 ? el("small", { class: "rel", text: t("friends.team_n", { n: (s.seat % 2) + 1 }) }) : null;
+        const dot = el("span", { class: `dot p-${s.kind === "open" ? "open" : s.kind === "computer" ? "computer" : "person"}`, "aria-hidden": "true" });
+        if (choosing && s.kind === "open") {
+          const radio = el("input", { type: "radio", name: "join-seat", value: String(s.seat), "data-testid": "join-seat" });
+          radio.checked = s.seat === picked;
+          return el("li", { "data-seat": String(s.seat), "data-kind": s.kind, class: "choosable" },
+            el("label", {}, radio, dot, el("b", { text: label }), team));
+        }
+        return el("li", { "data-seat": String(s.seat), "data-kind": s.kind }, dot, el("b", { text: label }), team);
+      }));
     } else {
       $("join-table-desc").textContent = "";
       $("join-rules").replaceChildren();
       $("join-seats").replaceChildren();
+      $("join-choose").hidden = true;
     }
     if (!$("join-name").value) $("join-name").value = store.get(KEY_NAME, "") || "";
     if (!dlg.open) dlg.showModal();
     if (!why) $("join-name").focus();
+  }
+
+  /** The open seat chosen in the join dialog (null: no choice offered). */
+  function chosenSeat() {
+    const r = document.querySelector("#join-seats input[name=join-seat]:checked");
+    return r ? Number(r.value) : null;
   }
 
   async function join(ev) {
@@ -496,7 +520,8 @@ export function createFriends(ctx) {
       // this browser sat down meanwhile (in another tab): back to that seat, never a second one
       const held = heldSeat(tables(), invite.data.game_id);
       if (held && await resume(held)) return;
-      const r = await ctx.api("POST", `/api/invites/${encodeURIComponent(invite.code)}/join`, { name });
+      const seat = chosenSeat();
+      const r = await ctx.api("POST", `/api/invites/${encodeURIComponent(invite.code)}/join`, seat === null ? { name } : { name, seat });
       if (!r.ok) {
         const code = r.data && r.data.detail && r.data.detail.code;
         if (["table_full", "started", "seat_taken", "name_taken"].includes(code)) {

@@ -48,7 +48,9 @@ export async function apiRequest(method, path, body, token = null) {
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "same-origin" });
   let data = null;
   try { data = await res.json(); } catch { data = null; }
-  return { status: res.status, ok: res.ok, data };
+  // Retry-After (seconds) of a 503 (the server's database is away) or a 429, in ms
+  const retryAfter = Math.min(600, Number(res.headers.get("Retry-After")) || 0) * 1000;
+  return { status: res.status, ok: res.ok, data, retryAfter };
 }
 
 /** The translations of `lang` (/locales/{lang}.json); throws when there are none. */

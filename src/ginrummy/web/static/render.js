@@ -149,7 +149,10 @@ export function renderStatus() {
   const phase = uiPhase(st, S.animating);
   if (phase) status.dataset.phase = phase;
   else delete status.dataset.phase;
-  status.textContent = isWaiting(st) ? t("friends.waiting_title") : t(promptKey(st, S.animating, S.loading), { computer: actorName(st) });
+  // the server cannot be reached: the table stays as it was, and says it is reconnecting
+  status.dataset.reconnecting = S.reconnecting ? "true" : "false";
+  status.textContent = S.reconnecting ? t("friends.reconnecting")
+    : isWaiting(st) ? t("friends.waiting_title") : t(promptKey(st, S.animating, S.loading), { computer: actorName(st) });
   const offer = $("offer");
   const canTake = findLegal(st, "take");
   const canPass = findLegal(st, "pass");

@@ -18,6 +18,7 @@ export const S = {
   busy: false, animating: false, table: null, lastSeq: 0, knockChoice: null, drag: null,
   suppressClick: false, settings: { ...DEFAULT_SETTINGS }, pollTimer: null, orderTimer: null,
   hint: null, hinting: false, loading: true, chain: Promise.resolve(),
+  reconnecting: false,  // the server did not answer (503, 5xx, no network): asking again
 };
 
 export const t = (...a) => S.t(...a);

@@ -6,18 +6,17 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from typing import Any
 
 from ...bots import DEFAULT_LEVEL, LEVELS
 from ...cards import card_text, parse_card
 from ...errors import GinRummyError, RulesError, shown_value
 from ...rules import PRESETS, Rules
-from ...store.tables import SeatRow
+from ...store import SeatRow
 from ..errors import BadRequest, text_reason
 from ..i18n import LANGUAGES
 from ..messages import catalog
-from ..text import name_key, valid_name
+from ..text import name_key, valid_name, visible
 
 __all__ = ["NEXT_HAND", "MESSAGES", "TURN_CLOCK_RANGE", "NAME_MAX", "KINDS", "INVITE_CODE_RE",
            "normalize_action", "checked_name", "checked_rules", "checked_order",
@@ -47,8 +46,9 @@ def checked_name(name: Any) -> str:
     """A display name: 1 to 24 characters after stripping, the rules of every name
     (:func:`ginrummy.web.text.valid_name`: valid Unicode, no control, line or paragraph
     separator, nor bidirectional formatting character such as U+202E; emoji and joiners are
-    names like others), and at least one visible character (a letter, digit, punctuation or
-    symbol: never only zero-width characters).
+    names like others), and at least one visible character (:func:`~ginrummy.web.text.visible`:
+    a letter, digit, punctuation or symbol that Unicode does not make default-ignorable and that
+    is no blank: never only zero-width characters, Hangul fillers or braille blanks).
 
     :raises BadRequest: ``name`` (422) otherwise.
     """
@@ -59,7 +59,7 @@ def checked_name(name: Any) -> str:
     except ValueError as e:
         reason, params = text_reason(e)
         raise BadRequest("name", reason, **params) from None
-    if not any(unicodedata.category(c)[0] in "LNPS" for c in n):
+    if not any(visible(c) for c in n):
         raise BadRequest("name", "name_invisible")
     if name_key(n) in seat_label_keys():
         raise BadRequest("name", "name_reserved", name=n)

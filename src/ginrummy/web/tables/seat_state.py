@@ -9,18 +9,22 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ...store.tables import MessageRow, SeatRow, TableRow
+from ...store import MessageRow, SeatRow, TableRow
 from ...variants import PLAYER_COUNT
 from ..tokens import invite_code
 from .engine import YOU
 from .state import build_state
 from .stored import Loaded, Seated
 
-__all__ = ["AWAY_AFTER", "seat_row", "is_computer", "seats_json", "seat_state",
+__all__ = ["AWAY_AFTER", "HAND_OVER_AFTER", "seat_row", "is_computer", "seats_json", "seat_state",
            "turn_deadlines", "table_status", "next_change"]
 
 #: a person seat without a live connection for this long (seconds) is away.
 AWAY_AFTER = 20.0
+#: seconds a person's seat must have been without a connection before any other person at the
+#: table may hand it to a computer (the creator may as soon as it is away): an away creator
+#: no longer stalls the table (issue 21 item 11)
+HAND_OVER_AFTER = 60.0
 
 
 def seat_row(table: TableRow | None, seat: int) -> SeatRow | None:
@@ -52,22 +56,27 @@ def seats_json(table: TableRow, seat: int, now: float | None = None,
                status: str = "playing", card_counts: dict[int, int] | None = None
                ) -> list[dict[str, Any]]:
     """``state.seats`` (docs/tables.md) for ``seat``: names, kinds, presence (``now``: the
-    time compared with each seat's ``connected_until``, seconds since the epoch) and the
-    number of cards each holds (``card_counts``, public; ``None`` for a seat not in it)."""
+    time compared with each seat's ``connected_until``, seconds since the epoch), the number
+    of cards each holds (``card_counts``, public; ``None`` for a seat not in it) and whether
+    ``seat`` may hand it to a computer now (``hand_over``: an away person's seat, to the
+    creator; to any other person once it has had no connection for :data:`HAND_OVER_AFTER`)."""
     counts = card_counts or {}
     t = time.time() if now is None else now
+    creator = seat == table.creator_seat
     out = []
     for s in table.seats:
         person = s.kind == "person"
         connected = person and not s.left and s.connected_until > t
         away = (person and not s.left and status == "playing" and not connected
                 and t - s.connected_until > AWAY_AFTER)
+        hand_over = (away and not s.computer_for_away and s.seat != seat
+                     and (creator or t - s.connected_until > HAND_OVER_AFTER))
         out.append({"seat": s.seat, "kind": s.kind, "name": s.name if person else None,
                     "level": s.level if s.kind == "computer" else None,
                     "you": s.seat == seat, "creator": s.seat == table.creator_seat,
                     "connected": connected, "away": away, "left": person and s.left,
                     "computer_for_away": person and s.computer_for_away,
-                    "card_count": counts.get(s.seat)})
+                    "hand_over": hand_over, "card_count": counts.get(s.seat)})
     return out
 
 
@@ -82,8 +91,9 @@ def next_change(loaded: Loaded, table: TableRow | None, seat: int,
                 now: float | None = None) -> float | None:
     """The next moment (seconds since the epoch) at which what ``seat`` is shown changes with
     time alone, without any write: a turn clock runs out, another person's presence lease ends
-    (a process stopped without closing its streams), or a person not connected becomes away
-    (:data:`AWAY_AFTER`). ``None``: nothing changes until something is written."""
+    (a process stopped without closing its streams), a person not connected becomes away
+    (:data:`AWAY_AFTER`), or their seat may be handed to a computer by anyone
+    (:data:`HAND_OVER_AFTER`). ``None``: nothing changes until something is written."""
     t = time.time() if now is None else now
     times = list(turn_deadlines(loaded, table).values())
     if table is not None:
@@ -95,6 +105,8 @@ def next_change(loaded: Loaded, table: TableRow | None, seat: int,
                 times.append(s.connected_until)
             elif playing and t - s.connected_until <= AWAY_AFTER:
                 times.append(s.connected_until + AWAY_AFTER)
+            elif playing and t - s.connected_until <= HAND_OVER_AFTER:
+                times.append(s.connected_until + HAND_OVER_AFTER)
     return min(times) + 0.05 if times else None
 
 

@@ -19,8 +19,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from ...bots import LEVELS
-from ...store import GameRow
-from ...store.tables import MessageRow, SeatRow, TableRow, TableStore
+from ...store import GameRow, MessageRow, SeatRow, TableRow, TableStore
 from ...variants import FIRST_DEALERS, PLAYER_COUNT
 from ..errors import BadRequest, NotFound, RateLimited, Refused
 from ..ratelimit import Limiter, RateLimiter
@@ -66,6 +65,8 @@ class Seats:
 
     def __init__(self, svc: TableService, message_limits: Limiter | None = None) -> None:
         self.svc = svc
+        #: this process (app) as a holder of live streams (``seat_holders``: docs/tables.md)
+        self.holder = secrets.token_hex(8)
         self.message_limits: Limiter = message_limits or RateLimiter(MESSAGE_LIMIT,
                                                                      MESSAGE_WINDOW)
 
@@ -168,8 +169,11 @@ class Seats:
                  level: str | None) -> dict[str, Any]:
         """``PUT /api/games/{id}/seats/{seat}`` (docs/tables.md): before the start the creator
         sets a seat no person holds to ``computer`` (at ``level``) or ``open``; after it the
-        creator hands an away person's seat to a computer (``computer``), and that person takes
-        it back (``person``, by its own token). Returns the asker's state.
+        creator hands an away person's seat to a computer (``computer``), as may any other
+        person at the table once that seat has had no connection for
+        :data:`~ginrummy.web.tables.seat_state.HAND_OVER_AFTER` seconds (``hand_over`` in the
+        asker's seats), and that person takes it back (``person``, by its own token). Returns
+        the asker's state.
 
         :raises Refused: ``not_creator``, ``seat_taken``, ``not_waiting``, ``started``,
             ``not_away`` (after the start, the person of that seat is not away).
@@ -205,11 +209,14 @@ class Seats:
                 values = {"kind": kind, "level": (level or seated.row.level)
                           if kind == "computer" else None, "name": None, "token_hash": None}
             else:
-                self._creator_only(seated)
                 if kind != "computer":
+                    self._creator_only(seated)
                     raise Refused(409, "started", "seat_only_computer")
-                away = {s["seat"]: s["away"] for s in seats_json(table, seated.seat)}
-                if target.kind != "person" or target.left or not away.get(seat):
+                shown = {s["seat"]: s for s in seats_json(table, seated.seat)}
+                if not shown[seat]["hand_over"] and seated.seat != table.creator_seat:
+                    # another person than the creator: once the seat has been away long
+                    raise Refused(403, "not_creator", "not_creator")
+                if target.kind != "person" or target.left or not shown[seat]["away"]:
                     raise Refused(409, "not_away", "seat_not_away", seat=seat)
                 expect, values = {"computer_for_away": False}, {"computer_for_away": True}
             if not self.svc.tables.change_seat(game_id, table.version, seat, expect, values):
@@ -405,18 +412,28 @@ class Seats:
     def refresh_presence_many(self, keys: list[tuple[str, int, str]]
                               ) -> set[tuple[str, int, str]]:
         """:meth:`refresh_presence` of many streams (``(game_id, seat, token hash)``) in one
-        call: the keys refreshed (:class:`ginrummy.web.presence.PresenceKeeper`'s)."""
-        return self.svc.tables.refresh_presence_many(keys, time.time() + PRESENCE_LEASE)
+        call, and this process's leases on their seats (``seat_holders``): the keys refreshed
+        (:class:`ginrummy.web.presence.PresenceKeeper`'s)."""
+        until = time.time() + PRESENCE_LEASE
+        kept = self.svc.tables.refresh_presence_many(keys, until)
+        self.svc.tables.renew_holds([(g, s) for g, s, _ in kept], self.holder, until)
+        return kept
 
     def presence(self, game_id: str, token: str | None, connected: bool,
                  announce: bool = True) -> None:
-        """Keep (or end) the token's seat's live presence: ``connected_until`` in the store,
-        so that every process sees it; the change is announced (``announce``: a refresh that
+        """Hold (or let go of) the token's seat's live presence for this process: its lease
+        in ``seat_holders`` and the seat's ``connected_until``, so that every process sees
+        it. Letting go leaves the seat connected while another process holds it (a person's
+        other tab, on another server process); the caller lets go only when this process has
+        no other stream of the seat. The change is announced (``announce``: a refresh that
         changes nothing others see is not)."""
         seated = self.svc.records.authorize(game_id, token)
         if seated.table is None:
             return
-        until = time.time() + (PRESENCE_LEASE if connected else 0.0)
-        self.svc.tables.set_presence(game_id, seated.seat, until)
+        now = time.time()
+        if connected:
+            self.svc.tables.hold_seat(game_id, seated.seat, self.holder, now + PRESENCE_LEASE)
+        else:
+            self.svc.tables.release_seat(game_id, seated.seat, self.holder, now)
         if announce:
             self.svc.store.announce(game_id, seated.row.seq)

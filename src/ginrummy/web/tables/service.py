@@ -36,8 +36,7 @@ from ...fairness import commitment_of, new_salt, shuffled_deck
 from ...game import Game
 from ...records import HandRecord
 from ...rules import Rules
-from ...store import GameRow, Store
-from ...store.tables import TableRow
+from ...store import GameRow, Statistics, Store, TableRow
 from ...variants import FIRST_DEALERS, PLAYER_COUNT, SCORINGS, fit_to_table
 from ...views import view_of
 from ..errors import BadRequest, Illegal, NotFound, Stale, Unavailable
@@ -101,6 +100,7 @@ class TableService:
         self.store = store
         self.vstore = self.records.vstore
         self.tables = self.records.tables
+        self.statistics = Statistics(store.engine, store.single)
         self._bots: dict[str, Bot] = {}
 
     # -------------------------------------------------------------------------- computers
@@ -551,7 +551,7 @@ class TableService:
         """Statistics of one browser (``player_id``): the games it created and the tables it
         joined, each from its own seat (:func:`ginrummy.web.stats.player_stats`), and its
         rating (:func:`ginrummy.web.rating_stats.person_rating`)."""
-        out = player_stats(self.store, self.tables, player_id, self.vstore.scorings)
+        out = player_stats(self.statistics, player_id, self.vstore.scorings)
         out["rating"] = person_rating(self.store.single, player_id, level_ratings(), LEVELS)
         return out
 

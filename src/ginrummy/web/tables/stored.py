@@ -23,10 +23,18 @@ from typing import Any
 from sqlalchemy import Connection
 
 from ...rules import Rules
-from ...store import DealRow, GameRow, Store
-from ...store.db import seats_of_text, seats_text, storable_id
-from ...store.tables import MessageRow, TableRow, TableStore
-from ...store.variants import VariantStore
+from ...store import (
+    DealRow,
+    GameRow,
+    MessageRow,
+    Store,
+    TableRow,
+    TableStore,
+    VariantStore,
+    seats_of_text,
+    seats_text,
+    storable_id,
+)
 from ..errors import NotFound
 from ..tokens import token_hash
 from .engine import YOU, DealInfo, TableEngine, replay_engine
@@ -86,7 +94,7 @@ class TableRecords:
     def __init__(self, store: Store, cache_size: int = CACHE_SIZE) -> None:
         self.store = store
         # sheet and scoring writes take the store's write lock (SQLite: one writer at a time)
-        self.vstore = VariantStore(store.engine, store._writer)
+        self.vstore = VariantStore(store.engine, store.writing)
         self.tables = TableStore(store.engine, store.single, store.cursor)
         self._cache: OrderedDict[str, Loaded] = OrderedDict()
         self._cache_size = cache_size
