@@ -867,7 +867,7 @@ SCENARIOS: dict[str, Callable[[Session], None]] = {
 
 def new_app(url: str) -> Any:
     from ginrummy.web import create_app
-    from ginrummy.web.ratelimit import RateLimits
+    from ginrummy.web.http.ratelimit import RateLimits
 
     return create_app(url, rate_limits=RateLimits(creates=None, requests=None))
 

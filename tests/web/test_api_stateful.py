@@ -39,8 +39,9 @@ from ginrummy.actions import Action
 from ginrummy.bots import DEFAULT_LEVEL, LEVELS
 from ginrummy.cards import card_text
 from ginrummy.errors import GinRummyError
-from ginrummy.web import app as web_app
-from ginrummy.web import keeper_api, tokens
+from ginrummy.web.api import sheets as keeper_api
+from ginrummy.web.http import app as web_app
+from ginrummy.web.http import tokens
 from ginrummy.web.tables import service as web_service
 
 ALL_CARDS = [card_text(c) for c in range(52)]

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from ginrummy.web import create_app
-from ginrummy.web.ratelimit import RateLimits
+from ginrummy.web.http.ratelimit import RateLimits
 
 ACTING = ("offer", "draw", "discard")
 
@@ -223,7 +223,7 @@ def test_idle_streams_read_nothing_and_their_presence_is_renewed_together(
     presence leases in one call per period (web/presence.py), with one conditional write per
     seat on SQLite and no authorization reads."""
     from ginrummy.store import TableStore
-    from ginrummy.web import tables_api
+    from ginrummy.web.api import tables as tables_api
     from ginrummy.web.tables.seats import Seats
 
     monkeypatch.setattr(tables_api, "PRESENCE_EVERY", 0.5)

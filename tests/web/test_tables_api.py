@@ -496,7 +496,7 @@ def test_partnership_with_people_at_both_tables(client: TestClient,
 
 
 def test_tables_and_joins_count_against_the_new_game_limit(make_client: Any) -> None:
-    from ginrummy.web.ratelimit import RateLimits
+    from ginrummy.web.http.ratelimit import RateLimits
 
     client = make_client(rate_limits=RateLimits(creates=2, requests=None))
     _ann, code = new_table(client, [ME, OPEN, OPEN], scoring="three_player")
@@ -581,7 +581,7 @@ def test_presence_leases_are_renewed_together_and_a_left_seat_is_not(
     (web/presence.py; on PostgreSQL one statement): a seated person's seat gets the new lease,
     a seat that person left (or a token that is not the seat's) gets nothing and is reported
     lost, so that its stream ends."""
-    from ginrummy.web.tokens import token_hash
+    from ginrummy.web.http.tokens import token_hash
 
     ann, code = new_table(client, [ME, OPEN])
     bo = join(client, code, "Bo")

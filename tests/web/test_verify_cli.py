@@ -27,7 +27,7 @@ from ginrummy.bots import LEVELS
 from ginrummy.fairness import commitment_of, replay_check
 from ginrummy.variants import PLAYER_COUNT
 from ginrummy.web import create_app
-from ginrummy.web.ratelimit import RateLimits
+from ginrummy.web.http.ratelimit import RateLimits
 
 ROOT = Path(__file__).resolve().parents[2]
 FAIRNESS_DOC = ROOT / "docs" / "fairness.md"

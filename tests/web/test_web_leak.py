@@ -237,7 +237,7 @@ def test_no_log_line_or_other_game_leaks(tmp_path: Any, caplog: Any) -> None:
     import httpx
 
     from ginrummy.web import create_app
-    from ginrummy.web.ratelimit import RateLimits
+    from ginrummy.web.http.ratelimit import RateLimits
 
     handler = _Lines()
     watched = [logging.getLogger(n) for n in ("", "uvicorn", "uvicorn.error", "uvicorn.access",

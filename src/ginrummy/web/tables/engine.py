@@ -31,7 +31,7 @@ from ...game import Game
 from ...hand import HandState
 from ...rules import Rules
 from ...store import DealRow
-from ..errors import Illegal
+from ..http.errors import Illegal
 from . import numbering
 
 __all__ = ["TableEngine", "DealInfo", "YOU", "replay_engine", "MAX_COMPUTER_MOVES"]

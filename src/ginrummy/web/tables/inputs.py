@@ -1,6 +1,6 @@
 """What a table request may ask, checked (docs/tables.md): display names, rules, seats, hand
 orders and the fixed lists (quick messages, seat kinds, the turn clock's range). Each check
-answers :class:`~ginrummy.web.errors.BadRequest` and changes nothing."""
+answers :class:`~ginrummy.web.http.errors.BadRequest` and changes nothing."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from ...cards import card_text, parse_card
 from ...errors import GinRummyError, RulesError, shown_value
 from ...rules import PRESETS, Rules
 from ...store import SeatRow
-from ..errors import BadRequest, text_reason
-from ..i18n import LANGUAGES
-from ..messages import catalog
-from ..text import name_key, valid_name, visible
+from ..http.errors import BadRequest, text_reason
+from ..http.i18n import LANGUAGES
+from ..http.messages import catalog
+from ..http.text import name_key, valid_name, visible
 
 __all__ = ["NEXT_HAND", "MESSAGES", "TURN_CLOCK_RANGE", "NAME_MAX", "KINDS", "INVITE_CODE_RE",
            "normalize_action", "checked_name", "checked_rules", "checked_order",
@@ -44,9 +44,9 @@ def normalize_action(text: str) -> str:
 
 def checked_name(name: Any) -> str:
     """A display name: 1 to 24 characters after stripping, the rules of every name
-    (:func:`ginrummy.web.text.valid_name`: valid Unicode, no control, line or paragraph
+    (:func:`ginrummy.web.http.text.valid_name`: valid Unicode, no control, line or paragraph
     separator, nor bidirectional formatting character such as U+202E; emoji and joiners are
-    names like others), and at least one visible character (:func:`~ginrummy.web.text.visible`:
+    names like others), and at least one visible character (:func:`~ginrummy.web.http.text.visible`:
     a letter, digit, punctuation or symbol that Unicode does not make default-ignorable and that
     is no blank: never only zero-width characters, Hangul fillers or braille blanks).
 
@@ -78,7 +78,7 @@ _SEAT_LABELS: tuple[tuple[str, dict[str, tuple[str, ...]]], ...] = (
 
 @functools.cache
 def seat_label_keys() -> frozenset[str]:
-    """The :func:`~ginrummy.web.text.name_key` of every word a table shows in place of a
+    """The :func:`~ginrummy.web.http.text.name_key` of every word a table shows in place of a
     person's name ("You", "Computer", "Computer 2", "Partner C", "Open seat"...), in each of
     the four languages: a display name may not be one of them (a person called "Computer"
     would pass for the computer)."""

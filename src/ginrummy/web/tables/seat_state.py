@@ -11,7 +11,7 @@ from typing import Any
 
 from ...store import MessageRow, SeatRow, TableRow
 from ...variants import PLAYER_COUNT
-from ..tokens import invite_code
+from ..http.tokens import invite_code
 from .engine import YOU
 from .state import build_state
 from .stored import Loaded, Seated

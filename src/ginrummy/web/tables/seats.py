@@ -1,6 +1,6 @@
 """The people at a table (docs/tables.md): invites and joining, the seats before the start and
 the away seats after it, the start, leaving, the rematch, quick messages, and what a live stream
-sends (:func:`ginrummy.web.tables_api.install_tables` serves them).
+sends (:func:`ginrummy.web.api.tables.install_tables` serves them).
 
 Every operation runs under the table service's per-game lock and through its machinery
 (authorization by a seat's token hash, the cache checked against the stored ``seq``, the
@@ -21,10 +21,10 @@ from sqlalchemy import Connection
 from ...bots import LEVELS
 from ...store import GameRow, MessageRow, SeatRow, TableRow, TableStore
 from ...variants import FIRST_DEALERS, PLAYER_COUNT
-from ..errors import BadRequest, NotFound, RateLimited, Refused
-from ..ratelimit import Limiter, RateLimiter
-from ..text import name_key
-from ..tokens import invite_code, token_hash
+from ..http.errors import BadRequest, NotFound, RateLimited, Refused
+from ..http.ratelimit import Limiter, RateLimiter
+from ..http.text import name_key
+from ..http.tokens import invite_code, token_hash
 from .inputs import INVITE_CODE_RE, KINDS, MESSAGES, checked_name
 from .seat_state import next_change, seat_row, seats_json, table_status
 from .service import TableService
@@ -60,7 +60,7 @@ class Seats:
     """The seat operations of ``svc``'s tables. Thread-safe as the service is.
 
     ``message_limits``: the quick-message limit, per seat (keys ``"<game_id>:<seat>"``); by
-    default counted in this process (:class:`~ginrummy.web.ratelimit.RateLimiter`), shared by
+    default counted in this process (:class:`~ginrummy.web.http.ratelimit.RateLimiter`), shared by
     every process when the app gives one counted in the database."""
 
     def __init__(self, svc: TableService, message_limits: Limiter | None = None) -> None:
@@ -119,7 +119,7 @@ class Seats:
         :raises NotFound: no such invite.
         :raises BadRequest: ``name`` (a bad display name), ``seat`` (no such seat).
         :raises Refused: ``table_full``, ``seat_taken``, ``started``; ``name_taken`` when a
-            person seated there has the same name (:func:`ginrummy.web.text.name_key`: case,
+            person seated there has the same name (:func:`ginrummy.web.http.text.name_key`: case,
             spaces, compatibility forms and invisible characters aside).
         """
         clean = checked_name(name)
@@ -413,7 +413,7 @@ class Seats:
                               ) -> set[tuple[str, int, str]]:
         """:meth:`refresh_presence` of many streams (``(game_id, seat, token hash)``) in one
         call, and this process's leases on their seats (``seat_holders``): the keys refreshed
-        (:class:`ginrummy.web.presence.PresenceKeeper`'s)."""
+        (:class:`ginrummy.web.live.presence.PresenceKeeper`'s)."""
         until = time.time() + PRESENCE_LEASE
         kept = self.svc.tables.refresh_presence_many(keys, until)
         self.svc.tables.renew_holds([(g, s) for g, s, _ in kept], self.holder, until)

@@ -39,10 +39,8 @@ from ...rules import Rules
 from ...store import GameRow, Statistics, Store, TableRow
 from ...variants import FIRST_DEALERS, PLAYER_COUNT, SCORINGS, fit_to_table
 from ...views import view_of
-from ..errors import BadRequest, Illegal, NotFound, Stale, Unavailable
-from ..rating_stats import person_rating
-from ..stats import player_stats
-from ..tokens import invite_code, token_hash
+from ..http.errors import BadRequest, Illegal, NotFound, Stale, Unavailable
+from ..http.tokens import invite_code, token_hash
 from .engine import YOU, DealInfo, TableEngine
 from .fairness_record import fairness_record
 from .inputs import (
@@ -54,7 +52,9 @@ from .inputs import (
     checked_turn_clock,
     normalize_action,
 )
+from .rating_stats import person_rating
 from .seat_state import is_computer, seat_row, seat_state
+from .stats import player_stats
 from .stored import Loaded, Seated, TableRecords
 
 __all__ = ["TableService", "GameService"]
@@ -549,8 +549,8 @@ class TableService:
 
     def stats(self, player_id: str | None) -> dict[str, Any]:
         """Statistics of one browser (``player_id``): the games it created and the tables it
-        joined, each from its own seat (:func:`ginrummy.web.stats.player_stats`), and its
-        rating (:func:`ginrummy.web.rating_stats.person_rating`)."""
+        joined, each from its own seat (:func:`ginrummy.web.tables.stats.player_stats`), and its
+        rating (:func:`ginrummy.web.tables.rating_stats.person_rating`)."""
         out = player_stats(self.statistics, player_id, self.vstore.scorings)
         out["rating"] = person_rating(self.store.single, player_id, level_ratings(), LEVELS)
         return out

@@ -35,8 +35,8 @@ from ...store import (
     seats_text,
     storable_id,
 )
-from ..errors import NotFound
-from ..tokens import token_hash
+from ..http.errors import NotFound
+from ..http.tokens import token_hash
 from .engine import YOU, DealInfo, TableEngine, replay_engine
 
 __all__ = ["Loaded", "Seated", "TableRecords"]

@@ -1,6 +1,6 @@
 """Bearer secrets as the store keeps them: their SHA-256 only (game and seat tokens, invite codes,
 score keeper sheets), and the invite code a table's secret gives. Shared by the table modules
-and :mod:`ginrummy.web.keeper_api`."""
+and :mod:`ginrummy.web.api.sheets`."""
 
 from __future__ import annotations
 

@@ -30,13 +30,13 @@ from typing import Any, Final
 
 from babel.numbers import format_decimal
 
-from ..errors import REASONS
+from ...errors import REASONS
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 __all__ = ["catalog", "reason_text", "language", "LANGUAGE", "reason_key", "REASONS",
            "placeholders"]
 
-LOCALES_DIR: Final = Path(__file__).resolve().parent / "locales"
+LOCALES_DIR: Final = Path(__file__).resolve().parent.parent / "locales"
 
 #: the language of the request being answered (set per request by ``app.PerRequest``)
 LANGUAGE: ContextVar[str] = ContextVar("ginrummy_language", default=DEFAULT_LANGUAGE)

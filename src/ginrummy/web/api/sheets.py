@@ -17,16 +17,16 @@ from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, StrictBool, StrictInt, Tag
 
-from ..errors import RulesError
-from ..keeper import MAX_HAND_POINTS, SheetInputError, score_sheet, sheet_csv
-from ..rules import PRESETS, Rules, check_new_target
-from ..store import SheetRow, VariantStore
-from ..variants import PLAYER_COUNT, SCORINGS, check_table, fit_to_table
-from .encoding import JSONAnswer
-from .errors import from_engine
-from .schemas import Body, error_response
-from .text import Name, Text
-from .tokens import token_hash
+from ...errors import RulesError
+from ...keeper import MAX_HAND_POINTS, SheetInputError, score_sheet, sheet_csv
+from ...rules import PRESETS, Rules, check_new_target
+from ...store import SheetRow, VariantStore
+from ...variants import PLAYER_COUNT, SCORINGS, check_table, fit_to_table
+from ..http.encoding import JSONAnswer
+from ..http.errors import from_engine
+from ..http.schemas import Body, error_response
+from ..http.text import Name, Text
+from ..http.tokens import token_hash
 
 __all__ = ["install_keeper", "MAX_HANDS"]
 
@@ -112,7 +112,7 @@ def install_keeper(app: FastAPI, vstore: VariantStore, *,
                    page: Callable[[Request, str | None, str, str], Response],
                    bearer: Callable[[str | None], str | None],
                    creation_limit: Callable[[Request], Response | None] | None = None) -> None:
-    """Add the page and the endpoints to ``app`` (helpers passed by :mod:`ginrummy.web.app`:
+    """Add the page and the endpoints to ``app`` (helpers passed by :mod:`ginrummy.web.http.app`:
     ``page(request, lang, file, missing)`` serves a page of the front end;
     ``creation_limit(request)`` is the 429 answer when the client has made too many things
     lately, else None: the limit on new games, applied to new sheets)."""

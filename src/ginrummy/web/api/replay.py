@@ -18,11 +18,11 @@ from typing import Any
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from ..replay import replay_hand
-from .encoding import JSONAnswer
-from .errors import Unavailable
-from .schemas import ErrorOut, error_response
-from .tables.service import GameService
+from ...replay import replay_hand
+from ..http.encoding import JSONAnswer
+from ..http.errors import Unavailable
+from ..http.schemas import ErrorOut, error_response
+from ..tables.service import GameService
 
 __all__ = ["install_replay"]
 
@@ -31,7 +31,7 @@ def install_replay(app: FastAPI, service: GameService, *,
                    page: Callable[[Request, str | None, str, str], Response],
                    bearer: Callable[[str | None], str | None]) -> None:
     """Add the ``/replay`` page and the replay endpoint to ``app`` (helpers passed by
-    :mod:`ginrummy.web.app`: ``page(request, lang, file, missing)`` serves a page of the front
+    :mod:`ginrummy.web.http.app`: ``page(request, lang, file, missing)`` serves a page of the front
     end; ``bearer(authorization)`` reads the token)."""
 
     @app.get("/replay", response_class=HTMLResponse)

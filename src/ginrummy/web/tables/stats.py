@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..store import FINISHED, Statistics
-from .tables.engine import YOU
+from ...store import FINISHED, Statistics
+from .engine import YOU
 
 __all__ = ["player_stats", "summary", "variant_of", "PlayedGame", "PlayedHand"]
 

@@ -19,16 +19,16 @@ from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from starlette.types import Receive, Scope, Send
 
-from ..store import is_outage
-from .encoding import JSONAnswer, dumps
-from .errors import NotFound, RateLimited
-from .live import LiveHub
-from .presence import Lease, PresenceKeeper
-from .schemas import ErrorOut, JoinIn, MalformedOut, MessageIn, SeatPut, error_response
-from .streams import Slot, StreamGate
-from .tables.seats import LiveView, Seats
-from .tokens import token_hash
-from .workers import Workers
+from ...store import is_outage
+from ..http.encoding import JSONAnswer, dumps
+from ..http.errors import NotFound, RateLimited
+from ..http.schemas import ErrorOut, JoinIn, MalformedOut, MessageIn, SeatPut, error_response
+from ..http.tokens import token_hash
+from ..http.workers import Workers
+from ..live.hub import LiveHub
+from ..live.presence import Lease, PresenceKeeper
+from ..live.streams import Slot, StreamGate
+from ..tables.seats import LiveView, Seats
 
 __all__ = ["install_tables", "PING_EVERY", "PRESENCE_EVERY", "CHECK_EVERY"]
 
@@ -189,7 +189,7 @@ def install_tables(app: FastAPI, seating: Seats, hub: LiveHub, workers: Workers,
         if token is None:
             raise NotFound
         # bounded per client address and per process (429), then per seat (the oldest of the
-        # seat's streams is replaced): issue 21, ginrummy.web.streams
+        # seat's streams is replaced): issue 21, ginrummy.web.live.streams
         try:
             slot = gate.open(request.client.host if request.client else "unknown")
         except RateLimited as e:  # and the connection closed: its descriptor given back
@@ -218,7 +218,7 @@ def install_tables(app: FastAPI, seating: Seats, hub: LiveHub, workers: Workers,
         clock, a presence lease, an away seat) and, in case a notification was missed, every
         :data:`CHECK_EVERY` seconds; its seat's presence lease is renewed every
         :data:`PRESENCE_EVERY` seconds with the process's other streams' (one write for all:
-        :class:`~ginrummy.web.presence.PresenceKeeper`). A quiet table costs little."""
+        :class:`~ginrummy.web.live.presence.PresenceKeeper`). A quiet table costs little."""
         sub = hub.subscribe(game_id)
         slot.wake = sub.event.set  # a newer stream of the seat replaces this one
         lease: Lease | None = None

@@ -1,15 +1,15 @@
-"""The table service's refusals, turned into API answers by :mod:`ginrummy.web.app`
+"""The table service's refusals, turned into API answers by :mod:`ginrummy.web.http.app`
 (docs/api.md, docs/tables.md).
 
 Each carries a *reason*: a code of :data:`ginrummy.errors.REASONS` and its parameters, which the
 answer gives as ``detail.reason`` (``{"code", "params"}``) and words as ``detail.message`` in the
-request's language (:mod:`ginrummy.web.messages`)."""
+request's language (:mod:`ginrummy.web.http.messages`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..errors import GinRummyError, check_reason
+from ...errors import GinRummyError, check_reason
 
 __all__ = ["NotFound", "BadRequest", "Illegal", "Unavailable", "Refused", "RateLimited", "Stale",
            "Reasoned", "from_engine", "text_reason"]
@@ -44,7 +44,7 @@ def from_engine(e: GinRummyError) -> tuple[str, dict[str, Any]]:
 
 
 def text_reason(e: ValueError) -> tuple[str, dict[str, Any]]:
-    """The reason of a refused text (:mod:`ginrummy.web.text`): its own, else ``other``."""
+    """The reason of a refused text (:mod:`ginrummy.web.http.text`): its own, else ``other``."""
     reason = getattr(e, "reason", None)
     if isinstance(reason, str):
         return reason, dict(getattr(e, "params", {}))

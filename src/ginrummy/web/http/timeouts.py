@@ -14,13 +14,13 @@ A client that misses one gets ``408 Request Timeout`` (if no answer has begun) a
 connection is closed. Answering takes as long as it takes: the live streams stay open.
 
 It also bounds what a request's line and headers may take on the wire
-(:data:`~ginrummy.web.headers.MAX_HEADER_BYTES`, issue 21): httptools keeps a header however
+(:data:`~ginrummy.web.http.headers.MAX_HEADER_BYTES`, issue 21): httptools keeps a header however
 long it is until its end arrives (a 10 MB ``Authorization`` header was read whole); past the
 bound the client gets ``431 Request Header Fields Too Large`` (JSON, as the API's errors) and
 the connection is closed, so a connection never holds more than the bound and one read.
 
 The deadlines are read from ``$GINRUMMY_HEADER_TIMEOUT`` and ``$GINRUMMY_BODY_TIMEOUT`` (seconds;
-:func:`ginrummy.web.app.serve` sets them from its options), so that uvicorn's worker processes,
+:func:`ginrummy.web.http.app.serve` sets them from its options), so that uvicorn's worker processes,
 which import this class by name, see the same ones.
 """
 
@@ -136,7 +136,7 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
 
     def _head_size(self) -> int:
         """The request's line and headers in bytes, as on the wire (as
-        :class:`ginrummy.web.app.HeaderLimit` counts them)."""
+        :class:`ginrummy.web.http.app.HeaderLimit` counts them)."""
         return len(self.url) + 16 + sum(len(k) + len(v) + 4 for k, v in self.headers)
 
     def _refuse(self) -> None:

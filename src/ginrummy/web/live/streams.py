@@ -26,7 +26,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .errors import RateLimited
+from ..http.errors import RateLimited
 
 __all__ = ["StreamLimits", "StreamGate", "Slot", "raise_descriptor_limit",
            "descriptor_limit", "RESERVED_DESCRIPTORS", "STREAM_RETRY_AFTER"]

@@ -15,13 +15,12 @@ import secrets
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
 import anyio.to_thread
-from fastapi import FastAPI, Header, Query, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
@@ -32,47 +31,37 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import __version__
-from .. import rules as rules_module
-from ..bots import DEFAULT_LEVEL, LEVELS
-from ..bots.strength import level_ratings
-from ..errors import RulesError
-from ..rules import FIELD_CHOICES, NEW_TARGET_MAX, PRESETS, Rules, check_new_target
-from ..store import Retention, Store, default_database_url, is_outage
+from ... import __version__
+from ...store import Retention, Store, default_database_url, is_outage
+from ..api.games import install_games
+from ..api.meta import install_meta
+from ..api.replay import install_replay
+from ..api.sheets import install_keeper
+from ..api.stats import install_stats
+from ..api.tables import install_tables
+from ..api.tutorial import install_tutorial
+from ..live.hub import LiveHub
+from ..live.streams import StreamGate, StreamLimits, raise_descriptor_limit
+from ..tables.seats import MESSAGE_LIMIT, MESSAGE_WINDOW, Seats
+from ..tables.service import TableService
 from .delivery import RevalidatedStatic, add_head_extras, revalidated_file
 from .encoding import JSONAnswer
-from .errors import BadRequest, NotFound, RateLimited, Stale, Unavailable, from_engine
+from .errors import BadRequest, NotFound, RateLimited, Stale, Unavailable
 from .headers import CSP, HSTS, MAX_HEADER_BYTES, security_headers
 from .housekeeping import retention_task
-from .i18n import LANGUAGE_NAMES, LANGUAGES, negotiate, valid_language
-from .keeper_api import install_keeper
-from .live import LiveHub
+from .i18n import negotiate, valid_language
 from .messages import LANGUAGE, language, reason_text
-from .meta import menu_meta
 from .pages import PAGE_NAMES, render_not_found, render_page
 from .ratelimit import Limiter, RateLimits, make_limiter
-from .replay_api import install_replay
 from .schemas import (
-    ActionIn,
-    ErrorOut,
-    HintOut,
-    MalformedOut,
-    NewGame,
-    OrderIn,
-    StaleOut,
     error_response,
 )
-from .streams import StreamGate, StreamLimits, raise_descriptor_limit
-from .tables.seats import MESSAGE_LIMIT, MESSAGE_WINDOW, Seats
-from .tables.service import TableService
-from .tables_api import install_tables
 from .text import TextError, printable
-from .tutorial_api import install_tutorial
 from .workers import Workers
 
 __all__ = ["create_app", "serve", "PLAYER_COOKIE", "LANG_COOKIE", "MAX_BODY_BYTES", "CSP", "HSTS"]
 
-WEB_DIR = Path(__file__).resolve().parent
+WEB_DIR = Path(__file__).resolve().parent.parent  # ginrummy/web: static/, locales/, pages/
 STATIC_DIR = WEB_DIR / "static"
 LOCALES_DIR = WEB_DIR / "locales"
 PAGES_DIR = WEB_DIR / "pages"
@@ -85,23 +74,13 @@ MAX_BODY_BYTES = 16 * 1024
 #: request handlers running at once: the hot paths' threads and anyio's pool together, one
 #: database connection each
 REQUEST_THREADS = 16
-#: of those, the threads of the hot paths (:class:`~ginrummy.web.workers.Workers`): actions, a
+#: of those, the threads of the hot paths (:class:`~ginrummy.web.http.workers.Workers`): actions, a
 #: game's state, the live streams' reads and presence; the rest are anyio's (other requests)
 HOT_THREADS = 8
 _PLAYER_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 #: what a bearer token may look like (ours are 43 url-safe characters: 32 random bytes)
 _TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
 _YEAR = 365 * 24 * 3600
-
-
-def _documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI ``responses`` of an API route: its error answers (docs/api.md)."""
-    what = {404: (ErrorOut, "no such game, or not this token's"),
-            409: (StaleOut, "stale seq: the current state is attached"),
-            413: (ErrorOut, "body too large"),
-            422: (ErrorOut | MalformedOut, "invalid, illegal, or a malformed body"),
-            429: (ErrorOut, "rate limited (header Retry-After)")}
-    return {s: {"model": what[s][0], "description": what[s][1]} for s in statuses}
 
 
 
@@ -111,7 +90,7 @@ class HeaderLimit:
     other work: no cookie is read, no limit counts it, nothing of it is kept.
 
     ``ginrummy serve``'s HTTP protocol refuses such a request already while reading it
-    (:class:`~ginrummy.web.timeouts.TimedHttpToolsProtocol`, with the same bound, counted on
+    (:class:`~ginrummy.web.http.timeouts.TimedHttpToolsProtocol`, with the same bound, counted on
     the wire): this is the app's own bound under any ASGI server."""
 
     def __init__(self, app: ASGIApp, limit: int = MAX_HEADER_BYTES) -> None:
@@ -212,7 +191,7 @@ def _plain_error(error: dict[str, Any]) -> dict[str, Any]:
     ``loc`` part that names a type or its validators rather than a field, an index or a named
     choice (pydantic names an unnamed union member so, e.g. ``function-after[functools.partial(
     <function max_length_validator at 0x7f...>)]``) is said as ``value``; ``ctx`` keeps only
-    numbers, words and refused-text errors (:class:`~ginrummy.web.text.TextError`, worded by
+    numbers, words and refused-text errors (:class:`~ginrummy.web.http.text.TextError`, worded by
     their reason)."""
     out = dict(error)
     out["loc"] = ["value" if isinstance(p, str) and _INTERNAL_LOC.search(p) else p
@@ -331,26 +310,6 @@ def _client_ip(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def _rules_fields() -> list[dict[str, Any]]:
-    ranges: dict[str, tuple[int, int]] = getattr(rules_module, "_RANGES", {})
-    out: list[dict[str, Any]] = []
-    for f in fields(Rules):
-        if f.name in FIELD_CHOICES:
-            out.append({"name": f.name, "type": "choice", "choices": list(FIELD_CHOICES[f.name])})
-        elif isinstance(getattr(PRESETS["standard"], f.name), bool):
-            out.append({"name": f.name, "type": "bool"})
-        else:
-            d: dict[str, Any] = {"name": f.name, "type": "int"}
-            if f.name in ranges:
-                d["min"], d["max"] = ranges[f.name]
-            if f.name == "target":
-                d["max"] = min(d["max"], NEW_TARGET_MAX)  # what a new table may choose
-            if f.name == "big_gin_bonus":
-                d["nullable"] = True  # null = big gin not played
-            out.append(d)
-    return out
-
-
 def _set_html_lang(doc: str, lang: str) -> str:
     m = re.search(r"<html\b[^>]*>", doc, re.I)
     if not m:
@@ -427,7 +386,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     # counted in PostgreSQL and shared by every process; in memory with SQLite (one process)
     counter = None
     if store.postgres:
-        from ..store import RateCounter
+        from ...store import RateCounter
 
         counter = RateCounter(store.engine)
     create_by_ip = make_limiter("create_ip", limits.creates, limits.window, counter)
@@ -531,22 +490,6 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
                                                       "Vary": "Accept-Language, Cookie"})
 
     # ------------------------------------------------------------------------------ the API
-    @app.get("/api/meta", responses=_documented(429))
-    def meta(request: Request) -> dict[str, Any]:
-        return {
-            "presets": {name: r.to_dict() for name, r in PRESETS.items()},
-            "fields": _rules_fields(),
-            "levels": list(LEVELS),
-            "level_ratings": {k: round(v.rating, 1) for k, v in level_ratings().items()
-                              if k in LEVELS},
-            "default_level": DEFAULT_LEVEL,
-            "languages": list(LANGUAGES),
-            "language_names": dict(LANGUAGE_NAMES),
-            "language": _language(request),
-            "version": __version__,
-            **menu_meta(),  # scorings and field dependencies (docs/variants.md)
-        }
-
     def _limited(request: Request, reason: str) -> Response | None:
         """429 when the client made too many games, tables, joins or sheets (per address and
         per browser), else None."""
@@ -558,74 +501,10 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
                     return _rate_limited(wait, reason)
         return None
 
-    @app.post("/api/games", status_code=201, responses=_documented(413, 422, 429))
-    def new_game(body: NewGame, request: Request) -> Response:
-        refused = _limited(request, "too_many_games")
-        if refused is not None:
-            return refused
-        try:
-            check_new_target((body.rules or {}).get("target"))  # presets are all below
-        except RulesError as e:
-            return error_response(422, "rules", *from_engine(e))
-        seats = None if body.seats is None else [s.model_dump() for s in body.seats]
-        made = service.create(request.state.player_id, body.level, body.preset, body.rules,
-                              body.scoring, seats=seats, name=body.name,
-                              turn_clock=body.turn_clock)
-        if body.seats is None and body.name is None and body.turn_clock is None:
-            out = {k: made[k] for k in ("game_id", "token", "state")}  # as before tables
-        else:
-            out = made
-        return JSONAnswer(out, status_code=201)
-
-    # The state is plain JSON already: returned as a JSONResponse it is not validated and
-    # re-serialised as a dict (one threadpool trip less per answer); response_model keeps the
-    # OpenAPI schema as it was.
-    @app.get("/api/games/{game_id}", response_model=dict[str, Any],
-             responses=_documented(404, 422, 429))
-    async def get_game(game_id: str, since: int | None = Query(default=None),
-                       authorization: str | None = Header(default=None)) -> Response:
-        return JSONAnswer(await workers.call(service.get, game_id, _bearer(authorization),
-                                               since))
-
-    @app.post("/api/games/{game_id}/actions", response_model=dict[str, Any],
-              responses=_documented(404, 409, 413, 422, 429))
-    async def post_action(game_id: str, body: ActionIn,
-                          authorization: str | None = Header(default=None)) -> Response:
-        state, _duplicate = await workers.call(service.act, game_id, _bearer(authorization),
-                                               body.action, body.seq)
-        return JSONAnswer(state)
-
-    @app.post("/api/games/{game_id}/resign", response_model=dict[str, Any], responses={
-        **_documented(404, 422, 429),
-        409: {"model": ErrorOut, "description": "the game is over (game_over) or has people "
-                                                 "at it (people: leave the table instead)"}})
-    def resign(game_id: str, authorization: str | None = Header(default=None)) -> Response:
-        """Give up the game in play against the computer: it is over and counts as lost
-        (docs/api.md)."""
-        return JSONAnswer(service.resign(game_id, _bearer(authorization)))
-
-    @app.put("/api/games/{game_id}/order", responses=_documented(404, 413, 422, 429))
-    def put_order(game_id: str, body: OrderIn,
-                  authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        service.set_order(game_id, _bearer(authorization), body.cards)
-        return {"ok": True}
-
-    @app.get("/api/games/{game_id}/hint", response_model=HintOut,
-             responses=_documented(404, 422, 429))
-    def get_hint(game_id: str, authorization: str | None = Header(default=None)) -> Response:
-        """The suggested move for the person, explained; changes nothing (docs/api.md)."""
-        return JSONAnswer(service.hint(game_id, _bearer(authorization)))
-
-    @app.get("/api/games/{game_id}/record", responses={
-        **_documented(404, 422, 429),
-        409: {"model": ErrorOut, "description": "the table has not started (not_started)"}})
-    def get_record(game_id: str,
-                   authorization: str | None = Header(default=None)) -> dict[str, Any]:
-        return service.record(game_id, _bearer(authorization))
-
-    @app.get("/api/stats", responses=_documented(429))
-    def stats(request: Request) -> dict[str, Any]:
-        return service.stats(request.state.player_id)
+    install_meta(app, language=_language)  # /api/meta
+    install_games(app, service, workers, bearer=_bearer,
+                  limited=_limited)  # /api/games: create, read, act, resign, order, hint, record
+    install_stats(app, service)  # /api/stats
 
     # ------------------------------------------------------------------------- the front end
     @app.get("/", response_class=HTMLResponse)
@@ -690,7 +569,7 @@ def _rate_limited(wait: float, reason: str = "too_many_requests") -> JSONRespons
 
 def _scope_language(scope: Scope, cookies: str) -> str:
     """The language of a request's messages: ``?lang=``, the ``lang`` cookie, then
-    ``Accept-Language`` (:func:`ginrummy.web.i18n.negotiate`; English by default)."""
+    ``Accept-Language`` (:func:`ginrummy.web.http.i18n.negotiate`; English by default)."""
     query = None
     qs = scope.get("query_string", b"")
     if b"lang=" in qs:
@@ -718,7 +597,7 @@ def _warm_bots() -> bool:
     import threading
     import time
 
-    from ..bots import warmup
+    from ...bots import warmup
 
     t0 = time.perf_counter()
     done = threading.Event()
@@ -773,7 +652,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
         (comma-separated addresses or networks, or ``*``); ``None`` or empty: none, every
         client is the connection's own address (so a client cannot choose its rate-limit key).
     :param header_timeout: seconds a client has to send a request's headers (default
-        :data:`~ginrummy.web.timeouts.HEADER_TIMEOUT`); ``body_timeout``: then its body.
+        :data:`~ginrummy.web.http.timeouts.HEADER_TIMEOUT`); ``body_timeout``: then its body.
     :param keep_alive_timeout: seconds an idle connection is kept between requests.
     :raises ValueError: ``workers`` > 1 on SQLite; a timeout that is not positive.
     """
@@ -813,7 +692,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
         os.environ["GINRUMMY_DATABASE_URL"] = url
         Store(url).close()  # the schema, once, before the workers (and a bad URL fails here)
         _warm_bots()  # compiles into the disk cache once, before the workers load it
-        uvicorn.run("ginrummy.web.app:app_from_env", factory=True, workers=workers, **options)
+        uvicorn.run("ginrummy.web.http.app:app_from_env", factory=True, workers=workers, **options)
         return
 
     app = create_app(url)

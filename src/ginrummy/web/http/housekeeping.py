@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager, suppress
 
 import anyio.to_thread
 
-from ..store import Retention, Store, prepare, sweep
+from ...store import Retention, Store, prepare, sweep
 
 __all__ = ["retention_task", "FIRST_SWEEP_AFTER"]
 

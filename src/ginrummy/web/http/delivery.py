@@ -9,7 +9,8 @@ page's ``<head>`` carries besides its own markup (a description, the web app man
 - :func:`head_extras` / :func:`add_head_extras`: the meta description in the page's language,
   ``<link rel="manifest">``, the icons (``static/icons``) and the theme colour.
 
-Compression (gzip) is Starlette's ``GZipMiddleware``, added by :func:`ginrummy.web.app.create_app`.
+Compression (gzip) is Starlette's ``GZipMiddleware``, added by
+:func:`ginrummy.web.http.app.create_app`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The security headers of every answer of the web game (docs/api.md "Cookies"), and the bound
 on a request's headers (docs/deploy.md): one list for the app's middleware
-(:class:`ginrummy.web.app.PerRequest`) and for the answers the HTTP protocol gives before the
-app sees a request (:mod:`ginrummy.web.timeouts`)."""
+(:class:`ginrummy.web.http.app.PerRequest`) and for the answers the HTTP protocol gives before the
+app sees a request (:mod:`ginrummy.web.http.timeouts`)."""
 
 from __future__ import annotations
 

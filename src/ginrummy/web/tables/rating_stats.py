@@ -27,9 +27,9 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from ..bots.strength import as_opponent
-from ..rating import NEW_PLAYER, FittedRating, Glicko, glicko2_update, nearest_level
-from ..store import RatedGame, rated_games
+from ...bots.strength import as_opponent
+from ...rating import NEW_PLAYER, FittedRating, Glicko, glicko2_update, nearest_level
+from ...store import RatedGame, rated_games
 
 __all__ = ["person_rating", "rate_group", "GROUP_CAP", "HISTORY_KEPT"]
 

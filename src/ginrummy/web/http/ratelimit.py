@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from ..store import RateCounter
+    from ...store import RateCounter
 
 __all__ = ["Limiter", "RateLimiter", "RateLimits", "SharedRateLimiter", "make_limiter",
            "KEY_MAX", "bounded_key"]

@@ -14,8 +14,8 @@ from typing import Any
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from ..cards import CardSet
-from ..melds import (
+from ...cards import CardSet
+from ...melds import (
     all_arrangements,
     best_arrangement,
     evaluate_discards,
@@ -23,9 +23,9 @@ from ..melds import (
     melds_in,
     min_deadwood,
 )
-from ..rules import Rules
-from ..scoring import score_showdown
-from .encoding import JSONAnswer
+from ...rules import Rules
+from ...scoring import score_showdown
+from ..http.encoding import JSONAnswer
 
 __all__ = ["LESSON_HANDS", "install_tutorial", "lessons"]
 
@@ -130,7 +130,7 @@ def install_tutorial(app: FastAPI, page: Callable[[Request, str | None, str, str
                      ) -> None:
     """Add ``/tutorial`` and ``GET /api/tutorial`` to ``app`` (``page(request, lang, file,
     missing)`` serves a page of the front end in the person's language, see
-    :mod:`ginrummy.web.app`)."""
+    :mod:`ginrummy.web.http.app`)."""
 
     @app.get("/tutorial", response_class=HTMLResponse)
     def tutorial_page(request: Request, lang: str | None = Query(default=None)) -> Response:

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
-from ..errors import check_reason
+from ...errors import check_reason
 from .encoding import JSONAnswer
 from .messages import language, reason_text
 from .text import Text, has_lone_surrogate, printable
@@ -34,7 +34,7 @@ def _check_texts(value: Any, depth: int = 0) -> None:
 
 class Body(BaseModel):
     """A JSON request body: refused whole (422) if any text in it, a key or a value at any
-    depth, even one the model ignores, is not valid Unicode (:mod:`ginrummy.web.text`)."""
+    depth, even one the model ignores, is not valid Unicode (:mod:`ginrummy.web.http.text`)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -208,7 +208,7 @@ def error_response(status: int, code: str, reason: str, params: dict[str, Any] |
                    **extra: Any) -> JSONResponse:
     """The API's error answer: ``{"detail": {"code", "message", "reason": {"code", "params"}},
     **extra}`` (:class:`ErrorOut`, docs/api.md): ``message`` is the reason worded in the
-    request's language (:func:`ginrummy.web.messages.reason_text`), which ``Content-Language``
+    request's language (:func:`ginrummy.web.http.messages.reason_text`), which ``Content-Language``
     names. Text quoting the request is made sendable (:func:`printable`).
 
     :raises ValueError: ``reason`` is not a code of :data:`ginrummy.errors.REASONS` with these
@@ -221,3 +221,13 @@ def error_response(status: int, code: str, reason: str, params: dict[str, Any] |
               "reason": {"code": reason, "params": printable(params)}}
     return JSONAnswer({"detail": detail, **extra}, status_code=status,
                         headers={"Content-Language": lang, "Vary": "Accept-Language, Cookie"})
+
+
+def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` of a game route: its error answers (docs/api.md)."""
+    what = {404: (ErrorOut, "no such game, or not this token's"),
+            409: (StaleOut, "stale seq: the current state is attached"),
+            413: (ErrorOut, "body too large"),
+            422: (ErrorOut | MalformedOut, "invalid, illegal, or a malformed body"),
+            429: (ErrorOut, "rate limited (header Retry-After)")}
+    return {s: {"model": what[s][0], "description": what[s][1]} for s in statuses}
