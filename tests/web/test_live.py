@@ -220,7 +220,7 @@ def test_idle_streams_read_nothing_and_their_presence_is_renewed_together(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two people connected, nobody acting: their streams do not read the table again (no
     notification, nothing due with time within the lease), and the process renews both
-    presence leases in one call per period (web/presence.py), with one conditional write per
+    presence leases in one call per period (web/live/presence.py), with one conditional write per
     seat on SQLite and no authorization reads."""
     from ginrummy.store import TableStore
     from ginrummy.web.api import tables as tables_api

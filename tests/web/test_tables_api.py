@@ -578,7 +578,7 @@ def test_two_rematch_requests_at_once_make_one_rematch(client: TestClient, db_ur
 def test_presence_leases_are_renewed_together_and_a_left_seat_is_not(
         client: TestClient) -> None:
     """The live streams' presence leases of a process are renewed in one call
-    (web/presence.py; on PostgreSQL one statement): a seated person's seat gets the new lease,
+    (web/live/presence.py; on PostgreSQL one statement): a seated person's seat gets the new lease,
     a seat that person left (or a token that is not the seat's) gets nothing and is reported
     lost, so that its stream ends."""
     from ginrummy.web.http.tokens import token_hash
