@@ -33,7 +33,7 @@ from ginrummy.bots import Context, make_bot
 from ginrummy.bots.strength import level_ratings, ratings_file
 from ginrummy.views import view_of
 from ginrummy.web import create_app
-from ginrummy.web.ratelimit import RateLimits
+from ginrummy.web.http.ratelimit import RateLimits
 
 ACTING = ("offer", "draw", "discard")
 

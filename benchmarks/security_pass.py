@@ -45,7 +45,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "src")]
 
-from ginrummy.web.text import BLANKS, DEFAULT_IGNORABLE  # noqa: E402
+from ginrummy.web.http.text import BLANKS, DEFAULT_IGNORABLE  # noqa: E402
 from server_helpers import Relay, ServeProcess  # noqa: E402
 
 

@@ -60,7 +60,7 @@ def serve(port: int, db: str) -> None:
     import uvicorn
 
     from ginrummy.web import create_app
-    from ginrummy.web.ratelimit import RateLimits
+    from ginrummy.web.http.ratelimit import RateLimits
 
     app = create_app(f"sqlite:///{db}", rate_limits=RateLimits(creates=None, requests=None))
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False,

@@ -324,8 +324,8 @@ def test_inactive_fields() -> None:
 # --------------------------------------------------------------------------- page fixtures
 def test_js_fixtures_are_current() -> None:
     """tests/js/*.json are server answers the page's unit tests read."""
-    from ginrummy.web.app import _rules_fields
-    from ginrummy.web.variants import menu_meta
+    from ginrummy.web.api.meta import menu_meta
+    from ginrummy.web.http.app import _rules_fields
 
     js = Path(__file__).parent / "js"
     meta = menu_meta()

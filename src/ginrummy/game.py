@@ -378,13 +378,17 @@ class Game:
         return None if not w else self.side_of(w[0])
 
     def margin(self) -> int | None:
-        """The winning side's margin once the game is over (three players: the winner's margins
-        over each opponent, summed; a Hollywood tie: 0), else ``None``."""
+        """The winning side's margin once the game is over, else ``None``: the settlement's,
+        the winner's total minus the loser's (R-10.5; partnership: between the teams); three
+        players: the winner's margins over each opponent, summed; Hollywood: the difference of
+        the match totals (a tie: 0)."""
         if not self.is_over:
             return None
         sh = self.sheet
         if isinstance(sh, ThreePlayerSheet):
             return sh.margin
+        if isinstance(sh, StandardSheet | PartnershipSheet):
+            return sh.final().margin
         t = sh.totals()
         return abs(t[0] - t[1])
 

@@ -29,14 +29,19 @@ from typing import Any, Final
 from .errors import RulesError, shown_value
 from .rules import Rules
 
-__all__ = ["SCORINGS", "PLAYER_COUNT", "SCORING_FIXED", "FIELD_REQUIRES", "check_table",
-           "fit_to_table",
-           "inactive_fields", "constrain"]
+__all__ = ["SCORINGS", "PLAYER_COUNT", "FIRST_DEALERS", "SCORING_PRESET", "SCORING_FIXED",
+           "FIELD_REQUIRES", "check_table", "fit_to_table", "inactive_fields", "constrain"]
 
 #: the scorings, in menu order.
 SCORINGS: Final = ("standard", "hollywood", "three_player", "partnership")
 #: players at a table of each scoring (the person plays one seat, computers the others).
 PLAYER_COUNT: Final = {"standard": 2, "hollywood": 2, "three_player": 3, "partnership": 4}
+#: how many players the first dealer is drawn among (R-2.1; 3P: the one who cut lowest of
+#: three). A partnership's pairs cut for each new deal: its first dealer is drawn as a
+#: two-player table's and plays no part.
+FIRST_DEALERS: Final = {"standard": 2, "hollywood": 2, "three_player": 3, "partnership": 2}
+#: the rules preset a scoring is played with by default (a menu selects it with the scoring).
+SCORING_PRESET: Final[dict[str, str]] = {"partnership": "partnership"}
 #: fields a scoring decides by itself, with the value they must keep.
 SCORING_FIXED: Final[dict[str, dict[str, Any]]] = {
     "standard": {},

@@ -53,7 +53,7 @@ def play_form(scoring: str, level: str = "simple", seed: int = 0, hands: int = 3
     """The first ``hands`` hands (partnership: both tables of each) of a game of ``scoring``
     between computers of ``level`` (the one bot loop, :mod:`ginrummy.bots.play`), and its two
     records: the web's (``GET /api/games/{id}/record``, the shape of
-    ``ginrummy.web.engines.MatchEngine.record``) and the engine's
+    ``ginrummy.web.tables.engine.TableEngine.record``) and the engine's
     (:class:`ginrummy.records.GameRecord` JSON)."""
     from ginrummy.bots.play import advance
     from ginrummy.records import GameRecord

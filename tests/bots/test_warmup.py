@@ -24,7 +24,7 @@ def test_serve_warms_the_computer_players_before_it_listens(
     import uvicorn
 
     import ginrummy.bots
-    from ginrummy.web.app import serve
+    from ginrummy.web.http.app import serve
 
     events: list[str] = []
     monkeypatch.setattr(ginrummy.bots, "warmup", lambda: events.append("warmup") or 0.0)
@@ -38,7 +38,7 @@ def test_a_worker_process_is_warm_before_its_app_is_returned(
     """``ginrummy serve --workers N``: each worker's app factory warms up synchronously (no
     background thread that a first request could overtake)."""
     import ginrummy.bots
-    from ginrummy.web.app import app_from_env
+    from ginrummy.web.http.app import app_from_env
 
     events: list[str] = []
     monkeypatch.setenv("GINRUMMY_DATABASE_URL", f"sqlite:///{tmp_path / 'games.sqlite3'}")
@@ -53,7 +53,7 @@ def test_a_failed_warmup_does_not_stop_the_server(
     import uvicorn
 
     import ginrummy.bots
-    from ginrummy.web.app import serve
+    from ginrummy.web.http.app import serve
 
     def broken() -> float:
         raise RuntimeError("no compiler")
@@ -76,7 +76,7 @@ def test_a_warmup_slower_than_the_cap_does_not_hold_the_server_back(
     import uvicorn
 
     import ginrummy.bots
-    import ginrummy.web.app as web_app
+    import ginrummy.web.http.app as web_app
 
     release = threading.Event()
     events: list[str] = []
@@ -100,7 +100,7 @@ def test_a_warmup_slower_than_the_cap_does_not_hold_the_server_back(
 
 def test_warm_bots_says_whether_the_players_are_ready(monkeypatch: pytest.MonkeyPatch) -> None:
     import ginrummy.bots
-    import ginrummy.web.app as web_app
+    import ginrummy.web.http.app as web_app
 
     monkeypatch.setattr(ginrummy.bots, "warmup", lambda: 0.0)
     assert web_app._warm_bots() is True

@@ -59,7 +59,7 @@ class LiveServer:
         import uvicorn
 
         from ginrummy.web import create_app
-        from ginrummy.web.ratelimit import RateLimits
+        from ginrummy.web.http.ratelimit import RateLimits
 
         kwargs: dict[str, Any] = {}
         if not self.limits:  # a test plays faster than a person: no per-minute limits

@@ -13,7 +13,7 @@ import pytest
 from browser_helpers import PHONE, LiveServer
 from test_friends import IDLE, WAITING, create_table, join_table, person, ready, start
 
-from ginrummy.web import table_state
+from ginrummy.web.tables import seat_state as table_state
 
 pytestmark = pytest.mark.browser
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from browser_helpers import DESKTOP, PHONE, LiveServer, new_game, wait_ready
 
-from ginrummy.web.app import STATIC_DIR
+from ginrummy.web.http.app import STATIC_DIR
 
 pytestmark = pytest.mark.browser
 

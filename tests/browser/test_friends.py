@@ -32,10 +32,10 @@ from browser_helpers import (
 pytestmark: Any = pytest.mark.browser
 
 try:  # the tables backend (docs/tables.md); until it is merged these tests cannot run
-    import ginrummy.web.tables_api  # noqa: F401
+    import ginrummy.web.api.tables  # noqa: F401
 except ImportError:  # pragma: no cover - a branch without the backend
     pytestmark = [pytest.mark.browser, pytest.mark.skip(
-        reason="the tables backend (ginrummy.web.tables_api) is missing")]
+        reason="the tables backend (ginrummy.web.api.tables) is missing")]
 
 IDLE = "#table[aria-busy=false]"
 #: the hand's cards at least 14 px apart (render.js fitHand's tightest overlap)

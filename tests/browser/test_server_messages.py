@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from browser_helpers import LiveServer, new_game
 
-from ginrummy.web.messages import catalog, reason_text
+from ginrummy.web.http.messages import catalog, reason_text
 
 pytestmark = pytest.mark.browser
 

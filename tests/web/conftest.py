@@ -22,8 +22,8 @@ with warnings.catch_warnings():  # starlette's note about httpx, at import
 from web_helpers import Table  # noqa: E402
 
 from ginrummy.web import create_app  # noqa: E402
-from ginrummy.web.ratelimit import RateLimits  # noqa: E402
-from ginrummy.web.reviews import ReviewSettings  # noqa: E402
+from ginrummy.web.http.ratelimit import RateLimits  # noqa: E402
+from ginrummy.web.review.reviews import ReviewSettings  # noqa: E402
 from pg_helpers import fresh_postgres_database  # noqa: E402  (tests/, beside conftest.py)
 
 NO_LIMITS = RateLimits(creates=None, requests=None)

@@ -9,7 +9,7 @@ from test_web_leak import card_strings
 
 from ginrummy.cards import CardSet
 from ginrummy.hand import HandState
-from ginrummy.web.engines import MatchEngine, TableEngine
+from ginrummy.web.tables.engine import TableEngine
 
 
 def hidden_in_deal(h: HandState, seat: int | None) -> set[str]:
@@ -27,15 +27,16 @@ def hidden_in_deal(h: HandState, seat: int | None) -> set[str]:
 
 def _deals_of(engine: TableEngine, seat: int) -> tuple[tuple[HandState, int | None],
                                                         tuple[HandState, int | None] | None]:
-    """``seat``'s shown deal and its engine seat there; the other table's deal (partnership)
-    with None."""
-    if isinstance(engine, MatchEngine):
-        m = engine.match
-        i = m.shown_index(seat)
-        j = m.other_index(seat)
-        own = (m.deals[i], m.seatings[i].seat_of(seat))
-        return own, (None if j is None else (m.deals[j], None))
-    return (engine.deals()[-1], seat), None
+    """``seat``'s shown deal and its engine seat there (its own deal of the current hand, else
+    the hand's deal it sits out); the other table's deal (partnership) with None."""
+    g = engine.game
+    hand = g.seatings[-1].hand
+    current = [i for i, s in enumerate(g.seatings) if s.hand == hand]
+    mine = [i for i in current if g.seatings[i].plays(seat)]
+    i = mine[0] if mine else current[0]
+    others = [j for j in current if j != i] if mine else []
+    own = (g.deals[i], g.seatings[i].seat_of(seat))
+    return own, (None if not others else (g.deals[others[0]], None))
 
 
 def check_seat_state(state: dict[str, Any], engine: TableEngine, seat: int,

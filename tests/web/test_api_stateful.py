@@ -39,9 +39,10 @@ from ginrummy.actions import Action
 from ginrummy.bots import DEFAULT_LEVEL, LEVELS
 from ginrummy.cards import card_text
 from ginrummy.errors import GinRummyError
-from ginrummy.web import app as web_app
-from ginrummy.web import keeper_api, service_base
-from ginrummy.web import service as web_service
+from ginrummy.web.api import sheets as keeper_api
+from ginrummy.web.http import app as web_app
+from ginrummy.web.http import tokens
+from ginrummy.web.tables import service as web_service
 
 ALL_CARDS = [card_text(c) for c in range(52)]
 BAD_CODES = ["ZZ", "1H", "11S", "0C", "XX", "7", "HH", "7Q", "AH7", "", "🂡", "7 H", "TT"]
@@ -90,7 +91,7 @@ class _SeededSecrets:
         return getattr(secrets, name)
 
 
-_SECRET_USERS = (fairness, web_service, service_base, web_app, keeper_api)
+_SECRET_USERS = (fairness, web_service, tokens, web_app, keeper_api)
 
 
 class ApiMachine(RuleBasedStateMachine):

@@ -15,10 +15,10 @@ import pytest
 from fastapi.testclient import TestClient
 from table_helpers import Seat, join, new_table
 
-from ginrummy.web.app import CSP
-from ginrummy.web.headers import MAX_HEADER_BYTES
-from ginrummy.web.ratelimit import KEY_MAX, RateLimiter
-from ginrummy.web.seating import MESSAGE_LIMIT
+from ginrummy.web.http.app import CSP
+from ginrummy.web.http.headers import MAX_HEADER_BYTES
+from ginrummy.web.http.ratelimit import KEY_MAX, RateLimiter
+from ginrummy.web.tables.seats import MESSAGE_LIMIT
 from server_helpers import ServeProcess
 
 TWO = [{"kind": "person"}, {"kind": "open"}]

@@ -15,9 +15,9 @@ from fastapi.testclient import TestClient
 from starlette.applications import Starlette
 from starlette.routing import Mount
 
-from ginrummy.web.app import STATIC_DIR
-from ginrummy.web.delivery import DESCRIPTIONS, RevalidatedStatic
-from ginrummy.web.i18n import LANGUAGES
+from ginrummy.web.http.app import STATIC_DIR
+from ginrummy.web.http.delivery import DESCRIPTIONS, RevalidatedStatic
+from ginrummy.web.http.i18n import LANGUAGES
 
 GZ = {"Accept-Encoding": "gzip"}
 PAGES = {"/": "game", "/keeper": "keeper", "/replay": "replay", "/tutorial": "tutorial",

@@ -18,7 +18,7 @@ KINDS = {"take", "pass", "draw_stock", "draw_discard", "discard", "knock", "gin"
 KEYS = {"action", "kind", "card", "reason", "deadwood", "deadwood_after", "then_discard",
         "knock_limit", "alternative", "comparison", "could_knock", "undercut_risk", "late_max",
         "danger", "plain", "overrules", "value", "plain_value", "value_kind"}
-#: the search fields added by the expert hint (issue 11); web/schemas.py's HintBody (the web
+#: the search fields added by the expert hint (issue 11); web/http/schemas.py's HintBody (the web
 #: services' file) does not declare them yet, so the OpenAPI check leaves them out until it does.
 SEARCH_KEYS = {"plain", "overrules", "value", "plain_value", "value_kind"}
 

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import Table, choose
 
-from ginrummy.web.state import HISTORY_SHOWN
+from ginrummy.web.tables.state import HISTORY_SHOWN
 
 
 def _to_hand(t: Table, number: int, rng: random.Random) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 from fastapi.testclient import TestClient
 
-from ginrummy.web.app import CSP
+from ginrummy.web.http.app import CSP
 
 
 def _client(make_client: Callable[..., TestClient], scheme: str) -> TestClient:

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from ginrummy.web import create_app
-from ginrummy.web.ratelimit import RateLimits
+from ginrummy.web.http.ratelimit import RateLimits
 
 ACTING = ("offer", "draw", "discard")
 
@@ -220,15 +220,15 @@ def test_idle_streams_read_nothing_and_their_presence_is_renewed_together(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two people connected, nobody acting: their streams do not read the table again (no
     notification, nothing due with time within the lease), and the process renews both
-    presence leases in one call per period (web/presence.py), with one conditional write per
+    presence leases in one call per period (web/live/presence.py), with one conditional write per
     seat on SQLite and no authorization reads."""
     from ginrummy.store import TableStore
-    from ginrummy.web import tables_api
-    from ginrummy.web.seating import Seating
+    from ginrummy.web.api import tables as tables_api
+    from ginrummy.web.tables.seats import Seats
 
     monkeypatch.setattr(tables_api, "PRESENCE_EVERY", 0.5)
-    views = _count_calls(monkeypatch, Seating, "live_view")
-    renewals = _count_calls(monkeypatch, Seating, "refresh_presence_many")
+    views = _count_calls(monkeypatch, Seats, "live_view")
+    renewals = _count_calls(monkeypatch, Seats, "refresh_presence_many")
     writes = _count_calls(monkeypatch, TableStore, "refresh_presence")
     with live_server(tmp_path / "idle.sqlite3") as (base, app), \
             httpx.Client(base_url=base, timeout=10) as c:
@@ -261,9 +261,9 @@ def test_away_and_the_turn_clock_wake_a_quiet_stream_when_due(
     turn is then played, and the other stream sees it)."""
     from sqlalchemy import text
 
-    from ginrummy.web import table_state
+    from ginrummy.web.tables import seat_state
 
-    monkeypatch.setattr(table_state, "AWAY_AFTER", 5.0)  # room for a loaded machine
+    monkeypatch.setattr(seat_state, "AWAY_AFTER", 5.0)  # room for a loaded machine
     with live_server(tmp_path / "due.sqlite3") as (base, app), \
             httpx.Client(base_url=base, timeout=10) as c:
         r = _post(c, "/api/games", body={"seats": [{"kind": "person"}, {"kind": "open"}],

@@ -19,7 +19,7 @@ import httpx
 import pytest
 from test_live import Stream, _post, _table, live_server
 
-from ginrummy.web.streams import STREAM_RETRY_AFTER, StreamLimits, raise_descriptor_limit
+from ginrummy.web.live.streams import STREAM_RETRY_AFTER, StreamLimits, raise_descriptor_limit
 from server_helpers import ServeProcess
 
 
@@ -121,7 +121,7 @@ def test_the_limits_are_read_and_checked() -> None:
 
 def test_the_descriptor_limit_is_raised_to_the_hard_one() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    code = ("import resource; from ginrummy.web.streams import raise_descriptor_limit;"
+    code = ("import resource; from ginrummy.web.live.streams import raise_descriptor_limit;"
             "print(raise_descriptor_limit(), resource.getrlimit(resource.RLIMIT_NOFILE))")
     out = subprocess.run(["prlimit", f"--nofile=256:{hard}", sys.executable, "-c", code],
                          capture_output=True, text=True, check=True, env=os.environ).stdout

@@ -23,9 +23,9 @@ from web_helpers import Table
 from ginrummy.errors import REASONS, IllegalActionError, RulesError
 from ginrummy.keeper import SheetInputError, score_sheet
 from ginrummy.rules import Rules
-from ginrummy.web.i18n import LANGUAGES
-from ginrummy.web.messages import catalog, placeholders, reason_key, reason_text
-from ginrummy.web.ratelimit import RateLimits
+from ginrummy.web.http.i18n import LANGUAGES
+from ginrummy.web.http.messages import catalog, placeholders, reason_key, reason_text
+from ginrummy.web.http.ratelimit import RateLimits
 
 ROOT = Path(__file__).resolve().parents[2]
 I18N_JS = ROOT / "src" / "ginrummy" / "web" / "static" / "i18n.js"

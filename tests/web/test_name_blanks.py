@@ -11,9 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 from table_helpers import join, new_table
 
-from ginrummy.web.errors import BadRequest
-from ginrummy.web.table_inputs import checked_name
-from ginrummy.web.text import BLANKS, DEFAULT_IGNORABLE, default_ignorable, name_key, visible
+from ginrummy.web.http.errors import BadRequest
+from ginrummy.web.http.text import BLANKS, DEFAULT_IGNORABLE, default_ignorable, name_key, visible
+from ginrummy.web.tables.inputs import checked_name
 
 ME = {"kind": "person"}
 OPEN = {"kind": "open"}

@@ -20,14 +20,14 @@ import sqlalchemy as sa
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from ginrummy.web.headers import MAX_HEADER_BYTES
+from ginrummy.web.http.headers import MAX_HEADER_BYTES
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
 from ginrummy.web import create_app
-from ginrummy.web.ratelimit import RateLimits
+from ginrummy.web.http.ratelimit import RateLimits
 
 ODD = ["\ud800", "\udfff", "\udbff", "\ude00", "\x00", "\u202e", "\u202d", "\u2066", "\u2069",
        "\u200e", "\u200f", "\u061c", "\r", "\n", "\t", "\x7f", "\x85", "\u2028", "\ufeff",

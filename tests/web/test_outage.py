@@ -17,7 +17,7 @@ from sqlalchemy.exc import OperationalError
 from table_helpers import join, new_table
 from web_helpers import Table, in_play
 
-from ginrummy.web.app import CSP, UNAVAILABLE_RETRY
+from ginrummy.web.http.app import CSP, UNAVAILABLE_RETRY
 from pg_helpers import fresh_postgres_database
 from server_helpers import Relay
 

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from ginrummy.bots import LEVELS
 from ginrummy.web import create_app
-from ginrummy.web.ratelimit import RateLimits
+from ginrummy.web.http.ratelimit import RateLimits
 
 
 def _creates(tmp_path: Path, n: int) -> list[int]:

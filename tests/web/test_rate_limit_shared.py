@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine
 
 from ginrummy.store.ratelimits import RateCounter, _wait
-from ginrummy.web.ratelimit import RateLimiter, RateLimits, SharedRateLimiter
+from ginrummy.web.http.ratelimit import RateLimiter, RateLimits, SharedRateLimiter
 
 
 def test_creation_limit_is_shared_by_two_processes(make_client: Callable[..., TestClient],

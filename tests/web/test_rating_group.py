@@ -1,11 +1,11 @@
-"""``ginrummy.web.rating_stats.rate_group`` (pure): the order of the games, both people moving,
-opponents outside the group, levels without a rating, a browser on both seats."""
+"""``ginrummy.web.tables.rating_stats.rate_group`` (pure): the order of the games, both people
+moving, opponents outside the group, levels without a rating, a browser on both seats."""
 
 from __future__ import annotations
 
 from ginrummy.rating import NEW_PLAYER, FittedRating, Glicko, glicko2_update
 from ginrummy.store.rated import RatedGame, Side
-from ginrummy.web.rating_stats import rate_group
+from ginrummy.web.tables.rating_stats import rate_group
 
 LEVELS = {"hard": FittedRating("hard", 1580.0, 19.0)}
 HARD = Glicko(1580.0, 19.0)

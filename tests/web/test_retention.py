@@ -12,8 +12,9 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from ginrummy.store.retention import DAY, Retention, Swept, sweep
-from ginrummy.web import create_app, housekeeping
-from ginrummy.web.ratelimit import RateLimits
+from ginrummy.web import create_app
+from ginrummy.web.http import housekeeping
+from ginrummy.web.http.ratelimit import RateLimits
 
 NOW = time.time()
 

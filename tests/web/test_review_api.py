@@ -25,14 +25,14 @@ from fastapi.testclient import TestClient
 from test_web_leak import card_strings
 from web_helpers import Table
 
-import ginrummy.web.review_jobs as review_jobs
-import ginrummy.web.service as service_module
+import ginrummy.web.review.jobs as review_jobs
+import ginrummy.web.tables.service as service_module
 from ginrummy.actions import Action
 from ginrummy.bots.review import ReviewBudget, review_record
 from ginrummy.cards import CardSet, parse_cards
 from ginrummy.hand import HandState
 from ginrummy.rules import Rules
-from ginrummy.web.reviews import ReviewSettings
+from ginrummy.web.review.reviews import ReviewSettings
 
 SMALL = ReviewSettings(workers=1, queue=4, worlds=4, processes=False)
 #: the person (the non-dealer) takes the upcard JD and goes gin discarding KC
@@ -383,7 +383,7 @@ def test_a_full_pool_answers_503_with_retry_after_and_changes_nothing(
 
 def test_a_failed_review_is_500_and_claimed_again_later(
         rclient: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    import ginrummy.web.reviews as reviews_module
+    import ginrummy.web.review.reviews as reviews_module
 
     def broken(*_args: Any) -> str:
         raise RuntimeError("a bug naming AS 2S")

@@ -1,4 +1,4 @@
-"""The review pool (ginrummy.web.review_pool; issue 20): bounded (a job beyond workers + queue
+"""The review pool (ginrummy.web.review.pool; issue 20): bounded (a job beyond workers + queue
 is refused), its jobs' progress and ends reported, worker processes apart from the server's at
 a lower priority, and a worker that dies fails its job without stopping the pool. Nothing waits
 on a clock: jobs are waited for until they end."""
@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import review_pool_jobs as jobs
 
-from ginrummy.web.review_pool import ReviewPool
+from ginrummy.web.review.pool import ReviewPool
 
 
 class Ends:
@@ -134,7 +134,7 @@ def test_closing_cancels_the_jobs_waiting() -> None:
 
 
 def test_review_settings_from_the_environment() -> None:
-    from ginrummy.web.reviews import ReviewSettings
+    from ginrummy.web.review.reviews import ReviewSettings
 
     s = ReviewSettings.from_env("workers=2, queue=0,worlds=16,processes=off,nice=0")
     assert (s.workers, s.queue, s.worlds, s.processes, s.nice) == (2, 0, 16, False, 0)

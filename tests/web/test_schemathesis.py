@@ -33,7 +33,7 @@ with warnings.catch_warnings():
 
 from ginrummy.bots import LEVELS  # noqa: E402
 from ginrummy.web import create_app  # noqa: E402
-from ginrummy.web.ratelimit import RateLimits  # noqa: E402
+from ginrummy.web.http.ratelimit import RateLimits  # noqa: E402
 
 #: the operations of docs/api.md (other /api/ routes belong to other documents)
 #: and of docs/tables.md, but the live stream (it does not end by itself)

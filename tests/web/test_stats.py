@@ -1,6 +1,6 @@
 """``GET /api/stats`` (docs/api.md "Statistics"; issue 13, item 9): the win rate, the current
 and longest streaks, the results by difficulty and by variant, resigned games counted as lost;
-:func:`ginrummy.web.stats.player_stats` unit by unit, then through the API."""
+:func:`ginrummy.web.tables.stats.player_stats` unit by unit, then through the API."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from web_helpers import Table, choose
 
-from ginrummy.web.stats import PlayedGame, summary, variant_of
+from ginrummy.web.tables.stats import PlayedGame, summary, variant_of
 
 
 def row(i: int, status: str, winner: int | None, level: str | None = "hard",

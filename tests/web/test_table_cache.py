@@ -16,8 +16,8 @@ import pytest
 from web_helpers import choose
 
 from ginrummy.store import Store
-from ginrummy.web.seating import Seating
-from ginrummy.web.service import TableService
+from ginrummy.web.tables.seats import Seats
+from ginrummy.web.tables.service import TableService
 
 ME, OPEN = {"kind": "person"}, {"kind": "open"}
 
@@ -50,8 +50,8 @@ def _fresh(svc: TableService, gid: str, token: str, since: int | None) -> dict[s
 def _table(svc: TableService, rules: dict[str, Any] | None = None) -> tuple[str, dict[int, str]]:
     """A started two-person table made through ``svc``: its id and the seats' tokens."""
     made = svc.create("p-ann", None, None, rules, seats=[ME, OPEN], name="Ann")
-    joined = Seating(svc).join(made["invite"]["code"], "Bo", None, "p-bo")
-    Seating(svc).start(made["game_id"], made["token"])
+    joined = Seats(svc).join(made["invite"]["code"], "Bo", None, "p-bo")
+    Seats(svc).start(made["game_id"], made["token"])
     return made["game_id"], {0: made["token"], 1: joined["token"]}
 
 
@@ -163,10 +163,10 @@ def test_a_message_sent_through_another_process_is_shown_at_once(
     a, b = two
     gid, tokens = _table(a)
     assert b.get(gid, tokens[1], None)["messages"] == []
-    Seating(a).message(gid, tokens[0], "good_game")
+    Seats(a).message(gid, tokens[0], "good_game")
     got = b.get(gid, tokens[1], None)["messages"]
     assert [(m["seat"], m["message"]) for m in got] == [(0, "good_game")]
-    Seating(b).message(gid, tokens[1], "thanks")
+    Seats(b).message(gid, tokens[1], "thanks")
     got = a.get(gid, tokens[0], None)["messages"]
     assert [(m["seat"], m["message"]) for m in got] == [(0, "good_game"), (1, "thanks")]
 
@@ -190,9 +190,9 @@ def test_a_match_catches_up_with_moves_made_elsewhere(
         gid = made["game_id"]
         tokens = {0: made["token"]}
         for name in ("Bo", "Cy", "Di")[:len(people_at) - 1]:
-            joined = Seating(a).join(made["invite"]["code"], name, None)
+            joined = Seats(a).join(made["invite"]["code"], name, None)
             tokens[joined["seat"]] = joined["token"]
-        Seating(a).start(gid, made["token"])
+        Seats(a).start(gid, made["token"])
         caught = moves = 0
         hands_seen: set[int] = set()
         for step in range(600):

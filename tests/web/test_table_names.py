@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from table_helpers import join, new_table
 
-from ginrummy.web.text import name_key
+from ginrummy.web.http.text import name_key
 
 ME = {"kind": "person"}
 OPEN = {"kind": "open"}

@@ -20,7 +20,7 @@ from table_helpers import Seat, join, new_table, play_until
 
 from ginrummy.bots import LEVELS
 from ginrummy.store import SCHEMA_VERSION, Store
-from ginrummy.web.engines import MatchEngine, StandardEngine, TableEngine
+from ginrummy.web.tables.engine import TableEngine
 
 ME = {"kind": "person"}
 OPEN = {"kind": "open"}
@@ -29,11 +29,7 @@ CPU = {"kind": "computer", "level": LEVELS[0]}
 
 def expected(engine: TableEngine, seat: int) -> dict[str, Any]:
     """The statistics of one finished game from ``seat``'s side, from the engine's deals."""
-    if isinstance(engine, StandardEngine):
-        pairs = [(0, 1)] * len(engine.deals())
-    else:
-        assert isinstance(engine, MatchEngine)
-        pairs = [s.players for s in engine.match.seatings]
+    pairs = [s.players for s in engine.game.seatings]
     won = lost = dead = gins = big = against = knocks = knocks_won = uc_by = uc_against = 0
     played = 0
     for h, players in zip(engine.deals(), pairs, strict=True):

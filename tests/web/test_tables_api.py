@@ -256,7 +256,7 @@ def test_a_request_reads_the_tables_row_once(client: TestClient) -> None:
     """A process that has never seen the table (its kind not yet remembered) reads the tables
     row once per request, in the same statement as the game's row: authorization and the
     game's kind share the read."""
-    from ginrummy.web.service import TableService
+    from ginrummy.web.tables.service import TableService
 
     ann, bo = two_people(client)
     started(ann)
@@ -496,7 +496,7 @@ def test_partnership_with_people_at_both_tables(client: TestClient,
 
 
 def test_tables_and_joins_count_against_the_new_game_limit(make_client: Any) -> None:
-    from ginrummy.web.ratelimit import RateLimits
+    from ginrummy.web.http.ratelimit import RateLimits
 
     client = make_client(rate_limits=RateLimits(creates=2, requests=None))
     _ann, code = new_table(client, [ME, OPEN, OPEN], scoring="three_player")
@@ -517,15 +517,15 @@ def test_two_rematch_requests_at_once_make_one_rematch(client: TestClient, db_ur
     from sqlalchemy import text
 
     from ginrummy.store import Store
-    from ginrummy.web.seating import Seating
-    from ginrummy.web.service import TableService
+    from ginrummy.web.tables.seats import Seats
+    from ginrummy.web.tables.service import TableService
 
     ann, bo = two_people(client, rules={"target": 20})
     started(ann)
     play_until([ann, bo], random.Random(5), lambda ss: ss[0]["phase"] == "game-over")
     stores = [Store(db_url), Store(db_url)]  # two processes: no lock, no cache in common
     try:
-        seatings = [Seating(TableService(s)) for s in stores]
+        seatings = [Seats(TableService(s)) for s in stores]
         both_built = threading.Barrier(2, timeout=30)
         built: list[str] = []
         for seating in seatings:
@@ -578,10 +578,10 @@ def test_two_rematch_requests_at_once_make_one_rematch(client: TestClient, db_ur
 def test_presence_leases_are_renewed_together_and_a_left_seat_is_not(
         client: TestClient) -> None:
     """The live streams' presence leases of a process are renewed in one call
-    (web/presence.py; on PostgreSQL one statement): a seated person's seat gets the new lease,
+    (web/live/presence.py; on PostgreSQL one statement): a seated person's seat gets the new lease,
     a seat that person left (or a token that is not the seat's) gets nothing and is reported
     lost, so that its stream ends."""
-    from ginrummy.web.service_base import token_hash
+    from ginrummy.web.http.tokens import token_hash
 
     ann, code = new_table(client, [ME, OPEN])
     bo = join(client, code, "Bo")
@@ -606,7 +606,7 @@ def test_an_away_creator_is_handed_to_the_computer_by_another_person(client: Tes
     """Issue 21 item 11: when the creator is the one away, nobody could move the table on but
     by leaving. Once a seat has had no connection for HAND_OVER_AFTER seconds, any other person
     at the table may hand it to the computer; its person takes it back on return."""
-    from ginrummy.web.table_state import AWAY_AFTER, HAND_OVER_AFTER
+    from ginrummy.web.tables.seat_state import AWAY_AFTER, HAND_OVER_AFTER
 
     ann, bo = two_people(client)
     started(ann)

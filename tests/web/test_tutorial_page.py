@@ -11,9 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ginrummy import CardSet, best_arrangement, min_deadwood
-from ginrummy.web.app import STATIC_DIR
-from ginrummy.web.i18n import LANGUAGES
-from ginrummy.web.tutorial_api import lessons
+from ginrummy.web.api.tutorial import lessons
+from ginrummy.web.http.app import STATIC_DIR
+from ginrummy.web.http.i18n import LANGUAGES
 
 FIXTURE = Path(__file__).resolve().parents[1] / "js" / "tutorial_lessons.json"
 FILES = ("tutorial.html", "tutorial.js", "tutorial.css", "tutorial_model.js")

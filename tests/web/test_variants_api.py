@@ -26,10 +26,10 @@ def _stable(state: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in state.items() if k not in ("events", "duplicate")}
 
 
-def _match(client: TestClient, game_id: str) -> Any:
-    """The server's own match (hidden cards included), rebuilt from the store."""
+def _engine(client: TestClient, game_id: str) -> Any:
+    """The server's own table (hidden cards included), rebuilt from the store."""
     svc = client.app.state.service  # type: ignore[attr-defined]
-    return svc.engine_of(game_id).match
+    return svc.engine_of(game_id)
 
 
 def _cards_in(obj: Any) -> set[str]:
@@ -50,12 +50,13 @@ def _cards_in(obj: Any) -> set[str]:
 
 def check_no_leak(client: TestClient, t: Table, s: dict[str, Any]) -> None:
     """What the person may know, against the server's truth (DESIGN.md principle 6)."""
-    m = _match(client, t.id)
-    i = m.shown_index()
+    engine = _engine(client, t.id)
+    m = engine.game
+    i = engine.shown(0)
     h = m.deals[i]
     seat = m.seatings[i]
     # the person's own cards are exactly the person's
-    if seat.person_plays:
+    if seat.plays(0):
         assert sorted(s["hand"]) == sorted(h.hand(0).texts())
         assert set(s["opponent"]["known"]) <= set(h.hand(1).texts())
     else:
@@ -63,14 +64,14 @@ def check_no_leak(client: TestClient, t: Table, s: dict[str, Any]) -> None:
     # events: a card only where it was face up, or for the person's own draws and knocks
     for e in s["events"]:
         if "card" in e and e["type"] not in CARD_EVENTS_PUBLIC:
-            assert e["seat"] == 0 and seat.person_plays and e["hand"] == s["hand_number"], e
+            assert e["seat"] == 0 and seat.plays(0) and e["hand"] == s["hand_number"], e
     # in play: no card name of the deal in play that the person cannot have seen
     if not h.is_over:
-        seen = set(h.hand(0).texts()) if seat.person_plays else set()
+        seen = set(h.hand(0).texts()) if seat.plays(0) else set()
         seen |= {card_text(h.upcard)}
         for ev in h.history:
             if ev.action.kind in (ActionKind.DISCARD,) or (
-                    ev.seat == 0 and seat.person_plays and ev.card is not None):
+                    ev.seat == 0 and seat.plays(0) and ev.card is not None):
                 seen.add(card_text(ev.card))  # type: ignore[arg-type]
         current = [e for e in s["events"] if e["hand"] == s["hand_number"]]
         visible = {k: v for k, v in s.items()
@@ -82,7 +83,7 @@ def check_no_leak(client: TestClient, t: Table, s: dict[str, Any]) -> None:
     # the other table (partnership): public information only while in play
     other = (s.get("table") or {}).get("other")
     if other:
-        j = m.other_index()
+        (j,) = [k for k, x in enumerate(m.seatings) if x.hand == seat.hand and k != i]
         oh = m.deals[j]
         for e in other["events"]:
             if "card" in e:
@@ -93,7 +94,7 @@ def check_no_leak(client: TestClient, t: Table, s: dict[str, Any]) -> None:
                                                if ev.action.kind is ActionKind.DISCARD}
             assert _cards_in({k: v for k, v in other.items() if k != "commitment"}) <= face_up
     # a deal the person did not play never shows a face-down knock discard
-    if not seat.person_plays and s["result"]:
+    if not seat.plays(0) and s["result"]:
         assert "knock_discard" not in s["result"]
 
 

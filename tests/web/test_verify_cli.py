@@ -27,7 +27,7 @@ from ginrummy.bots import LEVELS
 from ginrummy.fairness import commitment_of, replay_check
 from ginrummy.variants import PLAYER_COUNT
 from ginrummy.web import create_app
-from ginrummy.web.ratelimit import RateLimits
+from ginrummy.web.http.ratelimit import RateLimits
 
 ROOT = Path(__file__).resolve().parents[2]
 FAIRNESS_DOC = ROOT / "docs" / "fairness.md"
@@ -259,7 +259,7 @@ def test_the_server_deals_from_the_fairness_shuffle(monkeypatch: pytest.MonkeyPa
                                                    client: TestClient) -> None:
     """Every deal the server makes goes through fairness.shuffled_deck / new_salt: a fixed
     deck patched in there is the deck that the reveal shows."""
-    import ginrummy.web.service as service_module
+    import ginrummy.web.tables.service as service_module
 
     dealt: list[list[int]] = []
     salts: list[str] = []

@@ -272,7 +272,7 @@ def test_body_size_limit(new_table: Callable[..., Table], client: TestClient) ->
 
 
 def test_rate_limits(make_client: Callable[..., TestClient]) -> None:
-    from ginrummy.web.ratelimit import RateLimits
+    from ginrummy.web.http.ratelimit import RateLimits
 
     c = make_client(rate_limits=RateLimits(creates=3, requests=None))
     codes = [c.post("/api/games", json={}).status_code for _ in range(4)]

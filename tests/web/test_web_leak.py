@@ -24,7 +24,7 @@ from web_helpers import Table, choose
 from ginrummy.bots import LEVELS, make_bot
 from ginrummy.cards import CardSet, card_text
 from ginrummy.game import Game
-from ginrummy.web.state import HISTORY_SHOWN
+from ginrummy.web.tables.state import HISTORY_SHOWN
 
 CARD = re.compile(r"(?:10|[A2-9TJQK])[SHDC]")
 #: keys whose values are random ids or hashes, not cards.
@@ -237,8 +237,8 @@ def test_no_log_line_or_other_game_leaks(tmp_path: Any, caplog: Any) -> None:
     import httpx
 
     from ginrummy.web import create_app
-    from ginrummy.web.ratelimit import RateLimits
-    from ginrummy.web.reviews import ReviewSettings
+    from ginrummy.web.http.ratelimit import RateLimits
+    from ginrummy.web.review.reviews import ReviewSettings
 
     handler = _Lines()
     watched = [logging.getLogger(n) for n in ("", "uvicorn", "uvicorn.error", "uvicorn.access",

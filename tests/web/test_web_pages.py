@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from ginrummy.web.app import LOCALES_DIR, PAGES_DIR, _set_html_lang
-from ginrummy.web.i18n import negotiate
+from ginrummy.web.http.app import LOCALES_DIR, PAGES_DIR, _set_html_lang
+from ginrummy.web.http.i18n import negotiate
 
 
 def html_lang(text: str) -> tuple[str, str]:
@@ -102,7 +102,7 @@ def test_content_pages(client: TestClient) -> None:
 
 
 def test_page_without_fragments(tmp_path: Path) -> None:
-    from ginrummy.web.pages import render_page
+    from ginrummy.web.http.pages import render_page
 
     status, doc = render_page(tmp_path, "rules", "id")
     assert status == 404 and 'lang="id"' in doc and "/static/app.css" in doc

@@ -1,4 +1,4 @@
-"""The hot paths' threads (ginrummy.web.workers): a call's value or exception comes back to the
+"""The hot paths' threads (ginrummy.web.http.workers): a call's value or exception comes back to the
 caller, in the caller's context; a cancelled caller waits for its call to end; a closed pool
 starts again when called (an app whose lifespan runs twice)."""
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ginrummy.web.workers import Workers
+from ginrummy.web.http.workers import Workers
 
 WHO: contextvars.ContextVar[str] = contextvars.ContextVar("who", default="nobody")
 

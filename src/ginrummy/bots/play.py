@@ -24,7 +24,7 @@ move in turn, one action per deal per round, so the order of play is fixed by th
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from ..actions import Action
@@ -32,8 +32,8 @@ from ..game import Game
 from ..views import view_of
 from .base import Bot, Context
 
-__all__ = ["advance", "play_game", "context_of", "MAX_MOVES", "MAX_DEALS",
-           "MAX_ACTIONS_PER_DEAL", "GameAbandoned"]
+__all__ = ["advance", "move", "play_game", "context_of", "MAX_MOVES", "MAX_DEALS",
+           "MAX_ACTIONS_PER_DEAL", "GameAbandoned", "OnAction", "OnFault", "Rngs"]
 
 #: the most computer moves one :func:`advance` makes before it gives up (a deal has ~60 actions;
 #: two tables at once ~120).
@@ -45,6 +45,12 @@ MAX_ACTIONS_PER_DEAL: Final = 3000
 
 #: ``on_action(deal index, player, action)``: called after each computer action is applied.
 OnAction = Callable[[int, int, Action], None]
+#: ``on_fault(deal index, player, error)``: a computer's choice failed (it raised, or chose an
+#: action the deal refuses); a random legal action of its random source was played instead.
+OnFault = Callable[[int, int, Exception], None]
+#: the random sources of :func:`advance`: one per player, or ``rng_of(deal index)`` giving the
+#: source of the next move in that deal (a server seeds each move on its own).
+Rngs = Sequence[random.Random] | Callable[[int], random.Random]
 
 
 class GameAbandoned(RuntimeError):
@@ -86,37 +92,89 @@ def context_of(game: Game, index: int, rng: random.Random) -> Context:
     return Context(rng, points, target, value)
 
 
-def _move(game: Game, index: int, bot: Bot, rng: random.Random) -> Action:
+def move(game: Game, index: int, bot: Bot, rng: random.Random,
+         on_fault: OnFault | None = None) -> Action:
+    """One move of the player to act in deal ``index``: ``bot`` chooses from its own view and
+    :func:`context_of`. With ``on_fault``, a choice that fails (the bot raises, or the deal
+    refuses its action) is told to ``on_fault`` and replaced by a random legal action drawn
+    from ``rng``; without it the error is raised (nothing applied).
+
+    :returns: the action applied.
+    """
     h = game.deals[index]
-    action = bot.choose(view_of(h, h.current), context_of(game, index, rng))
-    game.apply(action, index)
+    view = view_of(h, h.current)
+    if on_fault is None:
+        action = bot.choose(view, context_of(game, index, rng))
+        game.apply(action, index)
+        return action
+    try:
+        action = bot.choose(view, context_of(game, index, rng))
+        game.apply(action, index)
+    except Exception as e:  # a faulty computer player must not stop the game
+        on_fault(index, game.seatings[index].players[h.current], e)
+        action = rng.choice(view.legal)
+        game.apply(action, index)
     return action
 
 
-def advance(game: Game, players: Sequence[Bot | None], rngs: Sequence[random.Random], *,
-            on_action: OnAction | None = None, limit: int = MAX_MOVES) -> list[tuple[int, int]]:
+def _pace_allows(game: Game, index: int, pace: Mapping[int, int]) -> bool:
+    """Deal ``index`` may move: it keeps pace with no deal, or has made fewer actions than the
+    deal it keeps pace with, or that one is over."""
+    lead = pace.get(index)
+    if lead is None:
+        return True
+    led = game.deals[lead]
+    return led.is_over or len(game.deals[index].history) < len(led.history)
+
+
+def advance(game: Game, players: Sequence[Bot | None], rngs: Rngs, *,
+            on_action: OnAction | None = None, limit: int = MAX_MOVES, by_deal: bool = False,
+            pace: Mapping[int, int] | None = None,
+            on_fault: OnFault | None = None) -> list[tuple[int, int]]:
     """Let the computers move in every deal in play while one of them is to act.
 
     :param players: per player (seat 0..seats-1), its :class:`Bot`, or ``None`` for a person.
-    :param rngs: per player, the random source its bot draws from (seeded by the caller).
+    :param rngs: per player, the random source its bot draws from (seeded by the caller); or
+        ``rng_of(deal index)``, the random source of each move (:data:`Rngs`).
+    :param by_deal: the deals in play one after the other, in deal order, each until a person
+        is to act in it or it is over (the order a server numbers the moves of two tables
+        by); by default one action per deal per round.
+    :param pace: ``{deal: deal it keeps pace with}``: such a deal moves only while it has made
+        fewer actions than the other, or the other is over (a partnership's other table played
+        by computers while a person plays the first).
+    :param on_fault: see :func:`move`.
     :returns: ``(deal index, player)`` of every person now to act (``[]``: no deal in play).
     :raises GameAbandoned: more than ``limit`` moves without a person to act or the deals'
         end (the moves made are kept).
     """
     moves = 0
+    kept = pace or {}
+
+    def one(i: int, p: int) -> bool:
+        nonlocal moves
+        bot = players[p]
+        if bot is None or not _pace_allows(game, i, kept):
+            return False
+        rng = rngs(i) if callable(rngs) else rngs[p]
+        action = move(game, i, bot, rng, on_fault)
+        moves += 1
+        if on_action is not None:
+            on_action(i, p, action)
+        if moves > limit:
+            raise GameAbandoned(f"the computers made {moves} moves without an end")
+        return True
+
+    if by_deal:
+        for i in game.in_play():
+            while True:
+                p = game.mover(i)
+                if p is None or not one(i, p):
+                    break
+        return game.to_act()
     while True:
         moved = False
         for i, p in game.to_act():
-            bot = players[p]
-            if bot is None:
-                continue
-            action = _move(game, i, bot, rngs[p])
-            moved = True
-            moves += 1
-            if on_action is not None:
-                on_action(i, p, action)
-            if moves > limit:
-                raise GameAbandoned(f"the computers made {moves} moves without an end")
+            moved = one(i, p) or moved
         if not moved:
             return game.to_act()
 

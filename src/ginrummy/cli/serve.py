@@ -37,7 +37,7 @@ def serve(
         min=0.1, help="Seconds an idle connection is kept open between requests.")] = 5.0,
 ) -> None:
     from ..web import serve as run
-    from ..web.app import _is_sqlite
+    from ..web.http.app import _is_sqlite
 
     url = database_url or os.environ.get("GINRUMMY_DATABASE_URL")
     if workers > 1 and (url is None or _is_sqlite(url)):

@@ -1,5 +1,5 @@
 """The finished games a person's rating counts, read from the store (read only; rated by
-:mod:`ginrummy.web.rating_stats`).
+:mod:`ginrummy.web.tables.rating_stats`).
 
 A game counts when it is a standard two-player game (no ``game_tables`` row: Hollywood, three
 players and partnership tables are not rated) that finished with a winner: ``over`` (its winning

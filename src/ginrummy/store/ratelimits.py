@@ -10,7 +10,7 @@ UPDATE ... WHERE`` that locks the key's row, so processes counting the same key 
 counted one after the other. Time is the database's clock, the same for every machine. Refused
 hits are not counted.
 
-SQLite (one process) keeps the in-memory limiter of :mod:`ginrummy.web.ratelimit`.
+SQLite (one process) keeps the in-memory limiter of :mod:`ginrummy.web.http.ratelimit`.
 """
 
 from __future__ import annotations

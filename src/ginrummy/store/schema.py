@@ -99,7 +99,7 @@ games = Table(
     Column("updated_at", Float, nullable=False),
     Column("finished_at", Float),
     Column("version", Integer, nullable=False, default=SCHEMA_VERSION),
-    Column("turns", Text),  # see ginrummy.web.engines.MatchEngine
+    Column("turns", Text),  # see ginrummy.web.tables.numbering
     Column("winner_seats", String(16)),  # "0" / "1,3": the winning seats once over
 )
 #: the games by their last change, which the retention sweep reads by (made with the table, and

@@ -1,6 +1,6 @@
 """The statistics' reads: the games a browser created and their deals' results (seat 0's side),
 and the games of the tables it joined with their deals' results in seats. What they add up to is
-:mod:`ginrummy.web.stats`'s job.
+:mod:`ginrummy.web.tables.stats`'s job.
 """
 
 from __future__ import annotations

@@ -146,7 +146,7 @@ export function choiceLabel(field, value, t) {
 // ---------------------------------------------------------------- the server's reasons
 // The API words every error as a reason: {code, params} (docs/api.md "Reasons"); the texts are
 // the catalog's err.<code> keys, the same ones the server words its `message` from
-// (ginrummy.web.messages, which shows parameters the same way as paramText below).
+// (ginrummy.web.http.messages, which shows parameters the same way as paramText below).
 
 const CHOICE_KEYS = ["level", "preset", "scoring", "quick"];
 

@@ -1,5 +1,5 @@
 // Pure checks of the tutorial (/tutorial): the person's clicks against the answers the server
-// worked out with the engine (GET /api/tutorial, ginrummy.web.tutorial_api). The rules live
+// worked out with the engine (GET /api/tutorial, ginrummy.web.api.tutorial). The rules live
 // there; here only the comparison, and the shape of a wrong pick to say why it is wrong.
 // No DOM, no I/O: unit-tested by tests/js/tutorial.test.mjs.
 

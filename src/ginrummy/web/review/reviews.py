@@ -1,0 +1,420 @@
+"""Reviews on the web (issue 20, docs/api.md "Review"): the review of a finished game or hand,
+and the "try again" exercise of one graded decision, made once by the evaluator
+(:mod:`ginrummy.bots.review`) in the review pool (:mod:`ginrummy.web.review.pool`) and stored
+(:class:`ginrummy.store.ReviewStore`).
+
+What is reviewed is the game's fairness record as ``GET /api/games/{id}/record`` gives it
+(:meth:`~ginrummy.web.tables.service.GameService.record`: same ownership, every finished deal
+in full, nothing of a deal in play). The evaluator judges each decision from its seat's view
+alone and seeds its search from the deal's revealed salt: the web layer decides nothing of it.
+
+A request finds the review stored (answered at once), or being made (by this process or
+another: its progress), or starts it: this process claims it in the store (of processes asking
+at once, one claims it; the others wait for the stored one) and queues it in its pool. A pool
+that is full refuses (:class:`Busy`). A claim whose process stopped is taken over after
+:data:`STALE` seconds without a heartbeat; a job that failed is not retried for
+:data:`FAILED_KEPT` seconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import secrets
+import threading
+import time
+from concurrent.futures import CancelledError
+from dataclasses import dataclass
+from typing import Any
+
+from ...actions import Action
+from ...bots.review import DealInput, ReviewBudget, position_at, read_record
+from ...bots.review.position import candidate_moves, same_move
+from ...cards import card_text
+from ...errors import IllegalActionError, InvalidNotationError
+from ...hand import HandState
+from ...replay import seat_hand
+from ...store import FINISHED, ReviewStore, Store
+from ...views import PlayerView, view_of
+from ..http.errors import BadRequest, Illegal, NotFound, Unavailable
+from ..tables.service import GameService
+from . import jobs as review_jobs
+from .pool import ReviewPool
+
+__all__ = ["ReviewSettings", "Reviews", "Ready", "Pending", "Busy", "Failed", "STALE",
+           "FAILED_KEPT"]
+
+log = logging.getLogger("ginrummy.web")
+
+#: seconds without a heartbeat after which another process takes a review's making over
+STALE = 60.0
+#: seconds between two heartbeats (and progress writes) of this process's reviews
+HEARTBEAT = 5.0
+#: seconds a failed review is answered 500 before it is tried again
+FAILED_KEPT = 60.0
+#: the forms whose games the server reviews (409 ``not_reviewable`` for the others): the
+#: evaluator reads every form (:data:`ginrummy.bots.review.FORMS`), but the server's review
+#: jobs grade the two seats of one table and its try-again reads a two-player record's deal
+#: by number; the other forms wait for the one state builder of every form (issue 19).
+SERVED = ("standard",)
+
+
+@dataclass(frozen=True)
+class ReviewSettings:
+    """The review pool and search: ``workers`` (processes, or threads with
+    ``processes=False``), ``queue`` (jobs waiting at most), ``worlds`` (the evaluator's sampled
+    worlds per decision, :class:`~ginrummy.bots.review.ReviewBudget`), ``nice`` (how much lower
+    the workers' CPU priority is)."""
+
+    workers: int = max(1, (os.cpu_count() or 1) // 2)
+    queue: int = 16
+    worlds: int = ReviewBudget().worlds
+    processes: bool = True
+    nice: int = 10
+
+    def __post_init__(self) -> None:
+        ReviewBudget(self.worlds)  # ValueError if too few
+        if not 1 <= self.workers <= 64 or not 0 <= self.queue <= 10_000:
+            raise ValueError("reviews: workers 1 to 64, queue 0 to 10000")
+
+    @classmethod
+    def from_env(cls, text: str | None = None) -> ReviewSettings:
+        """From ``$GINRUMMY_REVIEWS`` (or ``text``): ``key=value`` pairs separated by commas,
+        keys ``workers``, ``queue``, ``worlds``, ``nice`` (whole numbers) and ``processes``
+        (``on``/``off``), e.g. ``workers=2,queue=32``; unset: the defaults.
+
+        :raises ValueError: an unknown key or a bad value.
+        """
+        raw = os.environ.get("GINRUMMY_REVIEWS", "") if text is None else text
+        values: dict[str, Any] = {}
+        for part in filter(None, (p.strip() for p in raw.split(","))):
+            key, _, value = part.partition("=")
+            key, value = key.strip(), value.strip()
+            if key == "processes":
+                if value not in ("on", "off"):
+                    raise ValueError(f"GINRUMMY_REVIEWS: processes=on or off, not {value!r}")
+                values[key] = value == "on"
+            elif key in ("workers", "queue", "worlds", "nice"):
+                try:
+                    values[key] = int(value)
+                except ValueError:
+                    raise ValueError(f"GINRUMMY_REVIEWS: {key} must be a whole number, not "
+                                     f"{value!r}") from None
+            else:
+                raise ValueError(f"GINRUMMY_REVIEWS: unknown setting {key!r} (workers, queue, "
+                                 "worlds, processes, nice)")
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class Ready:
+    """A review made: its JSON text."""
+
+    data: str
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A review being made: ``state`` ``queued`` or ``running``, ``done`` of ``total`` steps
+    (the actions of the deals reviewed)."""
+
+    state: str
+    done: int
+    total: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": self.state, "progress": {"done": self.done, "total": self.total}}
+
+
+class Busy(Unavailable):
+    """The review pool is full: 503 ``busy``, ``seconds`` to wait (``Retry-After``)."""
+
+    def __init__(self, seconds: int) -> None:
+        self.seconds = seconds
+        super().__init__(503, "busy", "review_busy", seconds=seconds)
+
+
+class Failed(Unavailable):
+    """The review failed (a bug, logged): 500 ``review_failed``, tried again later."""
+
+    def __init__(self) -> None:
+        super().__init__(500, "review_failed", "review_failed")
+
+
+@dataclass(frozen=True)
+class _Source:
+    """What a review is made from: the asker's seat, the game's status and fairness record."""
+
+    seat: int
+    status: str
+    record: dict[str, Any]
+
+
+class Reviews:
+    """The reviews of the games of ``service`` (its store), made in a pool of ``settings``.
+    Thread-safe; :meth:`close` stops the pool."""
+
+    def __init__(self, service: GameService, store: Store, settings: ReviewSettings) -> None:
+        self.service = service
+        self.settings = settings
+        self.stored = ReviewStore(store.engine, store.writing)
+        self.pool = ReviewPool(settings.workers, settings.queue,
+                               processes=settings.processes, nice=settings.nice)
+        self.owner = secrets.token_hex(8)  # this process, as the store's claims name it
+        # reentrant: a job that ends at once has its end handled inside submit (the future's
+        # callback runs in the thread that adds it to a future already done)
+        self._lock = threading.RLock()
+        self._failed: dict[str, float] = {}
+        self._scopes: dict[str, tuple[str, str]] = {}  # job id -> (game id, scope)
+        self._stop = threading.Event()
+        self._beat: threading.Thread | None = None
+
+    # ------------------------------------------------------------------------- requests
+    def game(self, game_id: str, token: str | None) -> tuple[int, Ready | Pending]:
+        """The review of the whole game, once it is over (or resigned): ``(seat, review)``.
+
+        :raises NotFound: no such game, or not this token's.
+        :raises Unavailable: 409 ``not_started``, ``not_reviewable`` (a form the evaluator
+            does not read yet), ``game_in_play``; 503 :class:`Busy`; 500 :class:`Failed`.
+        """
+        src = self._source(game_id, token)
+        if src.status not in FINISHED:
+            raise Unavailable(409, "game_in_play", "review_game_in_play")
+        total = sum(len(h["actions"]) for h in src.record["hands"])
+        return src.seat, self._obtain(game_id, self._scope("game"), total,
+                                      review_jobs.review_job, (src.record, None))
+
+    def hand(self, game_id: str, token: str | None, number: int
+             ) -> tuple[int, Ready | Pending]:
+        """The review of finished hand ``number``: ``(seat, review)``.
+
+        :raises NotFound: no such game, or not this token's; 404 ``no_hand``.
+        :raises Unavailable: as :meth:`game`, and 409 ``hand_in_play`` for the deal in play.
+        """
+        src = self._source(game_id, token)
+        finished = self._finished_hand(src, number)
+        return src.seat, self._obtain(game_id, self._scope(f"hand/{number}"),
+                                      len(finished["actions"]), review_jobs.review_job,
+                                      (src.record, [number]))
+
+    def exercise(self, game_id: str, token: str | None, number: int, step: int
+                 ) -> dict[str, Any]:
+        """Try again: the position before the decision at ``step`` (1-based, as the review's
+        ``step``) of finished hand ``number``, as its seat saw it (no hidden card). Starts the
+        grading of its moves (so that the answer is ready sooner) when the pool has room.
+
+        :raises NotFound: as :meth:`hand`, and 404 ``no_decision`` (no real choice there).
+        :raises Unavailable: as :meth:`hand`.
+        """
+        src = self._source(game_id, token)
+        deal, h, view = self._position(src, number, step)
+        with contextlib.suppress(Busy, Failed):  # the position is answered all the same
+            self._exercise_values(game_id, src, number, step)
+        return {"game_id": game_id, "you": src.seat, "hand": number, "step": step,
+                "position": position_json(h, view, deal)}
+
+    def answer(self, game_id: str, token: str | None, number: int, step: int, text: str
+               ) -> tuple[int, Ready | Pending]:
+        """How move ``text`` compares at the decision of :meth:`exercise`: the decision graded
+        as if it had been played (``Ready`` holds its JSON text), or its grading's progress.
+
+        :raises BadRequest: 422 ``invalid`` (a move that cannot be read) or ``illegal`` (not
+            legal there: the engine's reason).
+        :raises NotFound: as :meth:`exercise`.
+        :raises Unavailable: as :meth:`exercise`, 503 :class:`Busy`, 500 :class:`Failed`.
+        """
+        src = self._source(game_id, token)
+        _deal, h, view = self._position(src, number, step)
+        try:
+            action = Action.parse(text)
+        except InvalidNotationError as e:
+            raise BadRequest.of("invalid", e) from None
+        except ValueError as e:
+            raise BadRequest("invalid", "other", text=str(e)) from None
+        try:
+            h.verify(action)
+        except IllegalActionError as e:
+            raise Illegal.because(e) from None
+        got = self._exercise_values(game_id, src, number, step)
+        if isinstance(got, Pending):
+            return src.seat, got
+        moves = json.loads(got.data)["moves"]
+        chosen = next((m for m in moves
+                       if same_move(Action.parse(m["played"]["action"]), action)), None)
+        if chosen is None:  # pragma: no cover - every legal move is graded
+            log.error("exercise %s/%s of game %s: a legal move was not graded", number, step,
+                      game_id)
+            raise Failed
+        played = src.record["hands"][number - 1]["actions"][step - 1]
+        return src.seat, Ready(review_jobs.dumps(
+            {"game_id": game_id, "you": src.seat, "hand": number, "step": step,
+             "seat": view.seat, "played": played, "tried": chosen}))
+
+    # ---------------------------------------------------------------------- the sources
+    def _source(self, game_id: str, token: str | None) -> _Source:
+        seated = self.service.records.authorize(game_id, token)
+        record = self.service.record(game_id, token)
+        scoring = record.get("scoring") or "standard"
+        if scoring not in SERVED:
+            raise Unavailable(409, "not_reviewable", "review_scoring", scoring=scoring)
+        return _Source(seated.seat, seated.row.status, record)
+
+    @staticmethod
+    def _finished_hand(src: _Source, number: int) -> dict[str, Any]:
+        """The record of finished hand ``number``."""
+        for h in src.record["hands"]:
+            if h["number"] == number:
+                return dict(h)
+        current = src.record.get("current")
+        playing = current if isinstance(current, list) else [current] if current else []
+        if any(c.get("number") == number for c in playing):
+            raise Unavailable(409, "hand_in_play", "review_hand_in_play", number=number)
+        raise Unavailable(404, "not_found", "no_hand", number=number)
+
+    def _position(self, src: _Source, number: int, step: int
+                  ) -> tuple[DealInput, HandState, PlayerView]:
+        """Finished hand ``number``, the deal before its action at ``step`` (server side) and
+        its mover's view, if that mover had a real choice.
+
+        :raises Unavailable: as :meth:`_finished_hand`; 404 ``no_decision``."""
+        actions = self._finished_hand(src, number)["actions"]
+        if not 1 <= step <= len(actions):
+            raise Unavailable(404, "not_found", "no_decision", step=step)
+        deal = read_record(src.record).deals[number - 1]
+        h = position_at(deal, step - 1)
+        view = view_of(h, h.current)
+        if len(candidate_moves(view)) < 2:
+            raise Unavailable(404, "not_found", "no_decision", step=step)
+        return deal, h, view
+
+    def _exercise_values(self, game_id: str, src: _Source, number: int, step: int
+                         ) -> Ready | Pending:
+        return self._obtain(game_id, self._scope(f"exercise/{number}/{step}"), 1,
+                            review_jobs.exercise_job, (src.record, number, step - 1))
+
+    def _scope(self, what: str) -> str:
+        return f"{what}/w{self.settings.worlds}"
+
+    # -------------------------------------------------------------------- made once
+    def _obtain(self, game_id: str, scope: str, total: int, fn: Any, args: tuple[Any, ...]
+                ) -> Ready | Pending:
+        """The review ``scope`` of ``game_id``: stored, being made, or started now."""
+        row = self.stored.get(game_id, scope)
+        if row is not None and row.data is not None:
+            return Ready(row.data)
+        job_id = f"{game_id}/{scope}"
+        with self._lock:
+            job = self.pool.job(job_id)
+            if job is not None:
+                return Pending(job.state, job.done, job.total or total)
+            failed = self._failed.get(job_id)
+            now = time.time()
+            if failed is not None:
+                if now - failed < FAILED_KEPT:
+                    raise Failed
+                del self._failed[job_id]
+            if row is not None and row.owner != self.owner and row.heartbeat >= now - STALE:
+                return _pending(row.done, row.total)  # another process makes it
+            if not self.pool.has_room():
+                raise Busy(self.pool.wait_seconds())
+            try:
+                claimed = self.stored.claim(game_id, scope, self.owner, total, now - STALE)
+            except LookupError:
+                raise NotFound from None
+            if not claimed:  # another process got there first, or finished meanwhile
+                row = self.stored.get(game_id, scope)
+                if row is not None and row.data is not None:
+                    return Ready(row.data)
+                return _pending(0 if row is None else row.done,
+                                total if row is None else row.total)
+            self._scopes[job_id] = (game_id, scope)
+            if not self.pool.submit(job_id, fn, (*args, self.settings.worlds),
+                                    lambda result, error: self._done(job_id, result, error)):
+                del self._scopes[job_id]
+                self.stored.release(game_id, scope, self.owner)
+                raise Busy(self.pool.wait_seconds())
+            self._start_heartbeat()
+            return Pending("queued", 0, total)
+
+    def _done(self, job_id: str, result: Any, error: BaseException | None) -> None:
+        """A job ended (in a thread of the pool's): store its review, or give up its claim."""
+        with self._lock:
+            game_id, scope = self._scopes.pop(job_id)
+        if error is None and isinstance(result, str):
+            self.stored.finish(game_id, scope, result)
+            log.info("review %s of game %s made", scope, game_id)
+            return
+        if isinstance(error, CancelledError):  # the server stops: the next ask starts it
+            self.stored.release(game_id, scope, self.owner)
+            return
+        # the exception's type only: its text may name cards (it goes to the log)
+        log.error("review %s of game %s failed: %s", scope, game_id, type(error).__name__)
+        with self._lock:
+            self._failed[job_id] = time.time()
+        self.stored.release(game_id, scope, self.owner)
+
+    # ---------------------------------------------------------------------- heartbeat
+    def _start_heartbeat(self) -> None:
+        if self._beat is None:  # under self._lock
+            self._beat = threading.Thread(target=self._beating, daemon=True,
+                                          name="ginrummy-review-heartbeat")
+            self._beat.start()
+
+    def _beating(self) -> None:
+        """Keep this process's claims alive and their progress stored (other processes read
+        it), every :data:`HEARTBEAT` seconds while it has any."""
+        while not self._stop.wait(HEARTBEAT):
+            with self._lock:
+                mine = dict(self._scopes)
+            if not mine:
+                continue
+            progress = {}
+            for job_id, key in mine.items():
+                job = self.pool.job(job_id)
+                if job is not None and job.state == "running":
+                    progress[key] = (job.done, job.total)
+            try:
+                self.stored.touch(self.owner, progress)
+            except Exception as e:  # the database is busy or down: next time
+                log.warning("reviews' heartbeat not stored: %s", type(e).__name__)
+
+    def close(self) -> None:
+        """Stop the heartbeat and the pool (waiting jobs are cancelled, their claims given
+        up; running ones are waited for a few seconds: :meth:`ReviewPool.close`)."""
+        self._stop.set()
+        self.pool.close()
+        if self._beat is not None:
+            self._beat.join(timeout=10)
+
+
+def _pending(done: int, total: int) -> Pending:
+    return Pending("running" if done > 0 else "queued", done, total)
+
+
+def position_json(h: HandState, view: PlayerView, deal: DealInput) -> dict[str, Any]:
+    """The position of an exercise as its seat saw it: from ``view`` only (the seat's own cards
+    arranged as the replay shows them, :func:`ginrummy.replay.seat_hand`), so no card hidden
+    from the seat (the other hand beyond what it took face up, the stock) is in it; and the
+    score before the deal (public, as on the score sheet)."""
+    hand = seat_hand(h, view.seat)
+    assert hand.cards == view.hand  # the seat's own cards, nothing else of ``h``
+    texts = card_text  # card ints as texts
+    return {
+        "seat": view.seat, "dealer": view.dealer, "phase": view.phase.value,
+        "hand": hand.to_json(),
+        "opponent": {"cards": view.opponent_card_count,
+                     "known": view.opponent_known.texts()},
+        "discard_pile": [texts(c) for c in view.discard_pile],
+        "stock_count": view.stock_count, "upcard": texts(view.upcard),
+        "knock_limit": view.knock_limit,
+        "taken_card": None if view.taken_card is None else texts(view.taken_card),
+        "drawn_card": None if view.drawn_card is None else texts(view.drawn_card),
+        "history": [{"seat": e.seat, "type": e.kind.value,
+                     "card": None if e.card is None else texts(e.card)} for e in view.history],
+        "moves": [{"action": m.text, "type": m.kind.value,
+                   "card": None if m.card is None else texts(m.card)}
+                  for m in candidate_moves(view)],
+        "score": {"points": list(deal.hand_points or (0, 0)), "target": deal.target},
+    }
