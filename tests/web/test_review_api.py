@@ -206,7 +206,10 @@ def test_a_game_is_reviewed_for_its_seats_only(rclient: TestClient) -> None:
     assert _rows(rclient) == []
 
 
-def test_at_a_table_of_people_each_seat_gets_the_one_review(rclient: TestClient) -> None:
+def test_at_a_table_of_people_each_seat_gets_the_one_review(
+        rclient: TestClient, blocked: threading.Event) -> None:
+    """The review job waits (``blocked``) until both seats have asked, so that the second ask
+    finds it being made however fast the machine is."""
     from table_helpers import join, new_table
 
     ann, code = new_table(rclient, [{"kind": "person"}, {"kind": "open"}])
@@ -218,6 +221,7 @@ def test_at_a_table_of_people_each_seat_gets_the_one_review(rclient: TestClient)
     url = "/hands/1/review"
     assert ann.call("GET", url).status_code == 202
     assert bo.call("GET", url).status_code == 202  # the same review, being made
+    blocked.set()
     assert rclient.app.state.reviews.pool.wait_idle(120)  # type: ignore[attr-defined]
     a, b = ann.call("GET", url), bo.call("GET", url)
     assert (a.status_code, b.status_code) == (200, 200)
