@@ -70,11 +70,12 @@ def _move(svc: TableService, gid: str, tokens: dict[int, str], rng: random.Rando
 
 
 def _same(a: dict[str, Any], b: dict[str, Any]) -> None:
-    """Equal states but for the presence instants (``seats[].connected``/``away`` follow the
-    clock) and the turn deadline."""
+    """Equal states but for the presence instants (``seats[].connected``/``away``/``hand_over``
+    follow the clock: ``hand_over`` turns 60 s after a seat's last connection, which a slow run
+    passes between two reads) and the turn deadline."""
     def strip(st: dict[str, Any]) -> dict[str, Any]:
         st = dict(st)
-        st["seats"] = [{k: v for k, v in s.items() if k not in ("connected", "away")}
+        st["seats"] = [{k: v for k, v in s.items() if k not in ("connected", "away", "hand_over")}
                        for s in st.get("seats", [])]
         return st
     assert strip(a) == strip(b)
