@@ -12,7 +12,7 @@ from sqlalchemy import Engine, or_, select
 from .rows import GameRow, game_row, seats_of_text, storable_id
 from .schema import deals, games, seats
 
-__all__ = ["Statistics", "JoinedGame", "DealResult"]
+__all__ = ["Statistics", "JoinedGame", "FinishedDeal"]
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class JoinedGame:
 
 
 @dataclass(frozen=True)
-class DealResult:
+class FinishedDeal:
     """A finished deal's result in seats: the two seats that played it, its kind, the
     winning and the knocking seat (``None``: none)."""
 
@@ -93,17 +93,17 @@ class Statistics:
                                             r.created_at, r.finished_at, r.preset))
         return list(out.values())
 
-    def deal_results(self, game_ids: list[str]) -> list[DealResult]:
+    def deal_results(self, game_ids: list[str]) -> list[FinishedDeal]:
         """The results of the finished deals of ``game_ids`` in seats (deals stored before
         schema 4 have none)."""
-        out: list[DealResult] = []
+        out: list[FinishedDeal] = []
         for i in range(0, len(game_ids), 500):  # bounded IN lists
             q = (select(deals.c.game_id, deals.c.players, deals.c.result_kind,
                         deals.c.winner_seat, deals.c.knocker_seat)
                  .where(deals.c.game_id.in_(game_ids[i:i + 500]),
                         deals.c.players.is_not(None), deals.c.result_kind.is_not(None)))
             with self.engine.connect() as conn:
-                out.extend(DealResult(r.game_id, seats_of_text(r.players) or (),
-                                      r.result_kind, r.winner_seat, r.knocker_seat)
+                out.extend(FinishedDeal(r.game_id, seats_of_text(r.players) or (),
+                                        r.result_kind, r.winner_seat, r.knocker_seat)
                            for r in conn.execute(q).all())
         return out
