@@ -1,0 +1,61 @@
+"""Chance fixed for a browser test: the server's decks, dealers, partnership cuts and game
+secrets (which seed the computers' moves) drawn from one seeded source, so that a test's games
+play out the same every run. Ids and tokens stay random (they must not repeat across tests).
+
+``fix_chance(monkeypatch, seed)`` patches the table service's module (wherever the server's
+layout puts it) for the test's duration; the seed is in every failure message of the tests
+that use it, and replays the games.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import secrets
+from typing import Any
+
+import pytest
+
+#: the modules that deal and seat (the table service and the seats' operations), old and new
+#: layouts of ginrummy.web
+SERVICE_MODULES = ("ginrummy.web.service", "ginrummy.web.tables.service",
+                   "ginrummy.web.seating", "ginrummy.web.tables.seats")
+
+
+class _Secrets:
+    """``secrets`` as the service uses it, its numbers from ``rng`` (its ids and tokens not)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    def randbelow(self, n: int) -> int:
+        return self._rng.randrange(n)
+
+    def token_hex(self, nbytes: int | None = None) -> str:
+        return self._rng.randbytes(nbytes or 32).hex()
+
+    token_urlsafe = staticmethod(secrets.token_urlsafe)
+    token_bytes = staticmethod(secrets.token_bytes)
+
+
+def fix_chance(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Every deck, dealer, cut and game secret of the server from ``random.Random(seed)``."""
+    rng = random.Random(seed)
+
+    def deck() -> list[int]:
+        cards = list(range(52))
+        rng.shuffle(cards)
+        return cards
+
+    patched = 0
+    for name in SERVICE_MODULES:
+        try:
+            mod: Any = importlib.import_module(name)
+        except ImportError:
+            continue
+        if hasattr(mod, "shuffled_deck"):
+            monkeypatch.setattr(mod, "shuffled_deck", deck)
+        if hasattr(mod, "secrets"):
+            monkeypatch.setattr(mod, "secrets", _Secrets(rng))
+        patched += 1
+    assert patched, f"none of {SERVICE_MODULES} is importable"
