@@ -11,7 +11,7 @@
 import { cardName, errorAnswerText, makeT, LANGUAGES } from "./i18n.js";
 import { applyEvent, findLegal, legalOfType, chooseKnock, newEvents, promptKey, resumable, tableFromState, handGroups } from "./model.js";
 import { apiRequest, askConfirm, loadCatalog, markLanguage, toast, $ } from "./page.js";
-import { canStart, hasPeople, inviteCode, isWaiting, rematchOf, supersedes } from "./seats.js";
+import { canStart, hasPeople, inviteCode, inviteTables, isWaiting, rejoinLink, rematchOf, supersedes } from "./seats.js";
 import { playSound } from "./sound.js";
 import { isVariant } from "./variants.js";
 import { orderDiffers, sameHand } from "./store.js";
@@ -265,7 +265,8 @@ export function createSession({ store, redraw }) {
     const leftElsewhere = !!(game && st && st.game_id === game.game_id && (hasPeople(st) || isWaiting(st)) && !savedSeat(game.game_id));
     if (game) { dropSeat(game.game_id); dropGame(game.game_id); }
     forgetGame();
-    toast(t(leftElsewhere ? "friends.left_elsewhere" : "error.lost"));
+    const people = !!(game && st && st.game_id === game.game_id && hasPeople(st));
+    toast(t(leftElsewhere ? "friends.left_elsewhere" : people ? "rejoin.moved_away" : "error.lost"));
   }
 
   /**
@@ -696,10 +697,49 @@ export function createSession({ store, redraw }) {
       showInvite({ code, data: null, problem: r.status === 404 ? t("join.unknown") : detailMessage(r.data) });
       return true;
     }
-    const held = savedSeat(r.data.game_id);
     dispatch({ type: "invite", invite: { code, data: r.data, problem: null } });
+    const held = heldAtInvite(r.data);
     if (held && await resumeSeat(held)) return true;
     showInvite(get().invite);
+    return true;
+  }
+
+  /**
+   * The seat this browser holds at the invite's table ({game_id, token, seat}), or null: one held
+   * there, or at a table before it (the invite leads to the last rematch, which keeps the seats'
+   * tokens: docs/tables.md "A seat follows its person").
+   */
+  function heldAtInvite(data) {
+    for (const id of inviteTables(data)) {
+      const held = savedSeat(id);
+      if (held) return { ...held, game_id: data.game_id };
+    }
+    return null;
+  }
+
+  /**
+   * Open a seat's own link (`/rejoin/{game}/{seat}#{code}`): the seat moves to this browser (a new
+   * token; the device that had it loses it). A seat this browser holds already is just shown.
+   */
+  async function openRejoin(link) {
+    history.replaceState(null, "", "/");  // the code leaves the address bar (and the history)
+    const held = savedSeat(link.game_id);
+    if (held && held.seat === link.seat && await resumeSeat(held)) return true;
+    let r;
+    try { r = await api("POST", `/api/games/${encodeURIComponent(link.game_id)}/rejoin`, { seat: link.seat, code: link.code }); } catch {
+      toast(t("error.network"));
+      return false;
+    }
+    if (!r.ok) {
+      toast(r.status === 404 ? t("rejoin.unknown") : detailMessage(r.data));
+      return false;
+    }
+    const g = { game_id: r.data.game_id, token: r.data.token, seat: r.data.seat };
+    const mine = (r.data.state && Array.isArray(r.data.state.seats) ? r.data.state.seats : []).find((x) => x.seat === g.seat);
+    keepSeat({ ...g, name: mine ? mine.name : null });
+    if (r.data.game_id !== link.game_id) keepSeat({ ...g, game_id: link.game_id });
+    takeSeat(g, r.data.state);
+    toast(t("rejoin.done"));
     return true;
   }
 
@@ -713,7 +753,7 @@ export function createSession({ store, redraw }) {
   async function resumeSeat(held) {
     try {
       const r = await api("GET", `/api/games/${held.game_id}`, undefined, held.token);
-      if (r.ok) { takeSeat(held, r.data); return true; }
+      if (r.ok) { keepSeat(held); takeSeat(held, r.data); return true; }
       if (GONE.includes(r.status)) dropSeat(held.game_id);
     } catch { toast(t("error.network")); }
     return false;
@@ -729,7 +769,7 @@ export function createSession({ store, redraw }) {
     showJoinError(null);
     try {
       // this browser sat down meanwhile (in another tab): back to that seat, never a second one
-      const held = savedSeat(invite.data.game_id);
+      const held = heldAtInvite(invite.data);
       if (held && await resumeSeat(held)) return;
       const seat = readJoinSeat();
       const r = await api("POST", `/api/invites/${encodeURIComponent(invite.code)}/join`, seat === null ? { name } : { name, seat });
@@ -824,6 +864,8 @@ export function createSession({ store, redraw }) {
     await metaP;
     const code = inviteCode(location.pathname, location.search);
     if (code && await openInvite(code)) { dispatch({ type: "loading", loading: false }); return; }
+    const link = rejoinLink(location.pathname, location.hash);
+    if (link && await openRejoin(link)) { dispatch({ type: "loading", loading: false }); return; }
     const saved = storage.get(KEY_CURRENT);
     const loading = !!(saved && saved.game_id && saved.token);
     dispatch({ type: "loading", loading });
