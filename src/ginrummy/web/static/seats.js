@@ -156,6 +156,17 @@ export function inviteTables(data) {
   return [data.game_id, ...earlier.reverse()];
 }
 
+/**
+ * The moves a computer played for the person's own seat (`"by": "computer"`: the seat handed to
+ * it while they were away, or their turn clock run out) among the events of `st` numbered after
+ * `after`: {count, last} (the last one's number; 0 when none).
+ */
+export function computerMovesForYou(st, after = 0) {
+  const you = st ? st.you ?? 0 : 0;
+  const mine = ((st && st.events) || []).filter((e) => e.by === "computer" && e.seat === you && (e.seq ?? 0) > after);
+  return { count: mine.length, last: Math.max(0, ...mine.map((e) => e.seq ?? 0)) };
+}
+
 // ---------------------------------------------------------------- seats this browser holds
 /** The seats map after taking seat `entry` ({game_id, token, seat, name?}); a new object. */
 export function rememberSeat(map, entry, now = Date.now()) {

@@ -11,7 +11,7 @@
 import { cardName, errorAnswerText, makeT, LANGUAGES } from "./i18n.js";
 import { applyEvent, findLegal, legalOfType, chooseKnock, newEvents, promptKey, resumable, tableFromState, handGroups } from "./model.js";
 import { apiRequest, askConfirm, loadCatalog, markLanguage, toast, $ } from "./page.js";
-import { canStart, hasPeople, inviteCode, inviteTables, isWaiting, rejoinLink, rematchOf, supersedes } from "./seats.js";
+import { canStart, computerMovesForYou, hasPeople, inviteCode, inviteTables, isWaiting, rejoinLink, rematchOf, supersedes } from "./seats.js";
 import { playSound } from "./sound.js";
 import { isVariant } from "./variants.js";
 import { orderDiffers, sameHand } from "./store.js";
@@ -49,6 +49,7 @@ export function createSession({ store, redraw }) {
   const sound = (kind) => playSound(kind, get().settings.sound);
   const ms = (x) => pace(get().settings, x);
   let chain = Promise.resolve();  // the states from the server, shown one after another
+  const computerSaid = new Map();  // per table, the last move the computer played for the person that was said
   let pollTimer = null;
   let orderTimer = null;
   let logFilled = null;            // the deal whose whole log was asked for (once per deal)
@@ -92,6 +93,7 @@ export function createSession({ store, redraw }) {
 
   function afterShown(state, same) {
     const p = get();
+    sayComputerMoves(state);
     // The server places a card it has no saved position for in suit order; the page keeps it where
     // it appeared. Save the page's order then, so that a reload shows the hand exactly as it was.
     if (same && orderDiffers(p)) saveOrder();
@@ -643,6 +645,21 @@ export function createSession({ store, redraw }) {
   async function sendQuick(code) {
     const data = await post("POST", gamePath("/messages"), { message: code });
     if (data) await deliver(data.state || data, { animate: false });
+  }
+
+  /**
+   * Coming back to a seat the computer played: say how many moves it made for the person (once
+   * per move: a state shown again does not say them again).
+   */
+  function sayComputerMoves(state) {
+    if (!state || !state.game_id) return;
+    const said = computerSaid.get(state.game_id) || 0;
+    const { count, last } = computerMovesForYou(state, said);
+    if (!count) return;
+    computerSaid.set(state.game_id, last);
+    const words = t("friends.computer_played", { n: count });
+    toast(words);
+    announce(words);
   }
 
   /** After a state was shown: its new quick messages by their seats, and a rematch followed. */
