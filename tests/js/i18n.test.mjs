@@ -83,6 +83,19 @@ test("disabled reasons are worded from the catalog", () => {
   }
 });
 
+test("a move a computer played for a person's seat is said as the computer's (issue 21 item 12)", () => {
+  const name = (p) => ["Ann", "Bo"][p];
+  assert.equal(eventText({ seat: 0, type: "draw_stock", card: "QC", by: "computer" }, 0, en, { name }), "The computer (for you) drew from the stock.");
+  assert.equal(eventText({ seat: 0, type: "discard", card: "JC", by: "computer" }, 0, en, { name }), "The computer (for you) discarded the jack of clubs.");
+  assert.equal(eventText({ seat: 1, type: "knock", by: "computer" }, 0, en, { name }), "The computer (for Bo) knocked.");
+  assert.equal(eventText({ seat: 0, type: "discard", card: "JC" }, 0, en, { name }), "You discarded the jack of clubs.");
+  for (const l of LANGUAGES) {
+    const t = makeT(cat[l]);
+    for (const k of ["ev.computer_for_you", "ev.computer_for", "friends.computer_played"]) assert.ok(t.has(k), `${l} ${k}`);
+    assert.match(t("friends.computer_played", { n: 4 }), /4/);
+  }
+});
+
 test("events in words, from the person's side", () => {
   assert.equal(eventText({ seat: 1, type: "draw_stock" }, 0, en), "Computer drew from the stock.");
   assert.equal(eventText({ seat: 1, type: "discard", card: "7H" }, 0, en), "Computer discarded the 7 of hearts.");

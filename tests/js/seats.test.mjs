@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import {
   seatLayout, seatPositions, presence, canStart, seatsRequest, cleanName, inviteCode, rememberSeat, heldSeat,
   forgetSeat, supersedes, withPresence, freshMessages, hasPeople, isWaiting, turnSeat, rematchOf, openSeats, creatorName,
-  cardCount,
+  cardCount, rejoinLink, inviteTables, computerMovesForYou,
 } from "../../src/ginrummy/web/static/seats.js";
 import { backoff, sseParser, LiveConnection } from "../../src/ginrummy/web/static/live.js";
 
@@ -91,6 +91,33 @@ test("the invite code comes from /join/<code> or ?join=<code>", () => {
   assert.equal(inviteCode("/", ""), null);
   assert.equal(inviteCode("/join/<script>"), null);
   assert.equal(inviteCode("/join/a/b"), null);
+});
+
+test("a seat's own link comes from /rejoin/<game>/<seat>#<code>, the code after # only", () => {
+  const code = "AbCdEfGhIjKlMnOpQrSt_-";
+  assert.deepEqual(rejoinLink("/rejoin/g_1-x/2", `#${code}`), { game_id: "g_1-x", seat: 2, code });
+  assert.deepEqual(rejoinLink("/rejoin/g1/0/", code), { game_id: "g1", seat: 0, code });
+  assert.equal(rejoinLink("/rejoin/g1/0", ""), null);  // no code
+  assert.equal(rejoinLink("/rejoin/g1/7", `#${code}`), null);  // no such seat
+  assert.equal(rejoinLink("/rejoin/g1", `#${code}`), null);
+  assert.equal(rejoinLink("/join/g1/0", `#${code}`), null);
+  assert.equal(rejoinLink("/rejoin/g1/0", "#<script>"), null);
+});
+
+test("an invite leads to its last rematch; a seat held at an earlier table counts", () => {
+  assert.deepEqual(inviteTables({ game_id: "c", earlier: ["a", "b"] }), ["c", "b", "a"]);
+  assert.deepEqual(inviteTables({ game_id: "a" }), ["a"]);  // an older server: no `earlier`
+  assert.deepEqual(inviteTables(null), []);
+});
+
+test("the moves the computer played for the person are counted once, after those said", () => {
+  const st = { you: 1, events: [
+    { seq: 3, seat: 1, type: "discard" }, { seq: 4, seat: 0, type: "draw_stock", by: "computer" },
+    { seq: 5, seat: 1, type: "draw_stock", by: "computer" }, { seq: 6, seat: 1, type: "discard", by: "computer" }] };
+  assert.deepEqual(computerMovesForYou(st), { count: 2, last: 6 });
+  assert.deepEqual(computerMovesForYou(st, 5), { count: 1, last: 6 });
+  assert.deepEqual(computerMovesForYou(st, 6), { count: 0, last: 0 });
+  assert.deepEqual(computerMovesForYou(null), { count: 0, last: 0 });
 });
 
 test("a browser keeps one seat per table, most recent first, at most 30", () => {

@@ -300,3 +300,17 @@ test("a statistic in words: rates in per cent, streaks, yes / no, counts, none",
   assert.ok(statValue("streak", { length: 3, kind: "won" }, t).includes("3"));
   assert.equal(statValue("list", [1, 2], t), "2");
 });
+
+test("the status while another person plays: never 'You is playing', and an away person waited for (issue 21 item 16)", () => {
+  const seats = [{ seat: 0, kind: "person", name: "Ann" }, { seat: 1, kind: "person", name: "Ben", away: false }];
+  const mine = { ...discardState, seats, turn: 0, events: [{ seq: 11, seat: 1, type: "discard", card: "TC" }] };
+  // Ben's moves being shown while the turn has passed to Ann: Ben plays, not "You"
+  const anim = statusView(shown(mine, { animating: true }));
+  assert.equal(anim.text, "Ben is playing…");
+  // Ben to move, away from the table: waited for, not "playing"
+  const his = { ...discardState, seats: [seats[0], { ...seats[1], away: true }], turn: 1, phase: "opponent", legal: [] };
+  assert.equal(statusView(shown(his)).text, "Waiting for Ben (away)");
+  const handed = { ...his, seats: [seats[0], { ...seats[1], away: true, computer_for_away: true }] };
+  assert.equal(statusView(shown(handed)).text, "Ben is playing…");
+  assert.equal(statusView(shown({ ...his, seats })).text, "Ben is playing…");
+});

@@ -3,13 +3,52 @@ state (or live message) sent to that seat names none of it (DESIGN.md principle 
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from test_web_leak import card_strings
 
 from ginrummy.cards import CardSet
 from ginrummy.hand import HandState
+from ginrummy.web.http.tokens import seat_code
 from ginrummy.web.tables.engine import TableEngine
+
+#: a seat link's code (``table.rejoin``): 16 bytes, URL-safe base64 without padding
+_LINK_CODE = re.compile(r"[A-Za-z0-9_-]{22}")
+
+
+def seat_links(service: Any, game_id: str) -> dict[int, str]:
+    """The seats' own link codes of table ``game_id`` as they are now (docs/tables.md, "A seat
+    follows its person"), made from the store as the server makes them: seat -> code, for
+    each person seat still held."""
+    row = service.store.get_game(game_id)
+    table = service.tables.get(game_id)
+    return {s.seat: seat_code(row.secret, s.seat, s.token_hash) for s in table.seats
+            if s.kind == "person" and not s.left and s.token_hash}
+
+
+def check_seat_link(state: dict[str, Any], seat: int, where: str,
+                    links: dict[int, str] | None = None) -> None:
+    """Assert that the only seat link ``state`` (sent to ``seat``) carries is that seat's own,
+    as ``table.rejoin``: ``{"code", "url"}`` with the url of this game and seat; with
+    ``links`` (:func:`seat_links`), that it is the seat's code and no other seat's code is
+    anywhere in the state."""
+    table = state.get("table")
+    link = table.get("rejoin") if isinstance(table, dict) else None
+    if link is not None:
+        assert isinstance(link, dict) and set(link) == {"code", "url"}, f"{where}: {link}"
+        code = link["code"]
+        assert isinstance(code, str) and _LINK_CODE.fullmatch(code), f"{where}: {link}"
+        assert link["url"] == f"/rejoin/{state.get('game_id')}/{seat}#{code}", \
+            f"{where}: seat {seat} was sent the link {link['url']}"
+    if links is None:
+        return
+    if seat in links and link is not None:
+        assert link["code"] == links[seat], f"{where}: seat {seat} was sent a link not its own"
+    text = json.dumps(state)
+    others = [s for s, c in links.items() if s != seat and c in text]
+    assert not others, f"{where}: seat {seat} was sent the link of seats {others}"
 
 
 def hidden_in_deal(h: HandState, seat: int | None) -> set[str]:
@@ -40,14 +79,17 @@ def _deals_of(engine: TableEngine, seat: int) -> tuple[tuple[HandState, int | No
 
 
 def check_seat_state(state: dict[str, Any], engine: TableEngine, seat: int,
-                     where: str) -> None:
+                     where: str, links: dict[int, str] | None = None) -> None:
     """Assert that ``state``, sent to ``seat`` while ``engine`` is as it is now, names no
-    card hidden from that seat."""
+    card hidden from that seat, and carries no seat link but its own (:func:`check_seat_link`,
+    ``links`` as there)."""
     assert state.get("you") == seat, where
-    # names are the people's own text, invite codes random: neither is a card
+    check_seat_link(state, seat, where, links)
+    # names are the people's own text, invite and seat link codes random: none is a card
     state = {k: v for k, v in state.items() if k != "seats"}
     if isinstance(state.get("table"), dict):
-        state["table"] = {k: v for k, v in state["table"].items() if k != "invite"}
+        state["table"] = {k: v for k, v in state["table"].items()
+                          if k not in ("invite", "rejoin")}
     if state.get("phase") == "waiting":
         assert not card_strings(state, 0), where
         return

@@ -38,7 +38,7 @@ from ginrummy.web.http.ratelimit import RateLimits  # noqa: E402
 #: the operations of docs/api.md (other /api/ routes belong to other documents)
 #: and of docs/tables.md, but the live stream (it does not end by itself)
 API_PATHS = (r"^/api/(meta|stats|games(/\{game_id\}(/(actions|order|record|hint"
-             r"|hands/\{number\}/replay|seats/\{seat\}|start|leave|rematch|messages))?)?"
+             r"|hands/\{number\}/replay|seats/\{seat\}|start|leave|rematch|rejoin|messages))?)?"
              r"|invites/\{code\}(/join)?)$")
 EXAMPLES = 60
 

@@ -9,8 +9,8 @@ empty), the old sheets' hands are in their own rows, and the new columns can be 
 
 The versions: 1 before ``schema_info`` existed (64f7fcd, 5419073), 1 with it (16c93c1), 2
 (``games.turns`` and the tables of people: e18afe1), 3 (``sheet_hands``: ed75275), 4 (every
-seat's results and browser: 3813447), 5 (``deals.turn_at``: fefd2ed). Every test runs on SQLite
-and on PostgreSQL.
+seat's results and browser: 3813447), 5 (``deals.turn_at``: fefd2ed), 6 (``reviews``: the review
+in the server). Every test runs on SQLite and on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from ginrummy.store import (
 )
 
 #: the earlier versions; ``0`` is version 1 made before ``schema_info`` existed
-EARLIER = (0, 1, 2, 3, 4, 5)
+EARLIER = (0, 1, 2, 3, 4, 5, 6)
 NOW = 1_700_000_000.0
 DECK = [f"{r}{s}" for r in "A23456789TJQK" for s in "SHDC"]
 
@@ -146,6 +146,19 @@ def old_schema(version: int) -> MetaData:
               Column("message", String(32), nullable=False),
               Column("seq_at", Integer, nullable=False),
               Column("at", Float, nullable=False))
+    if version >= 6:
+        Table("reviews", md,
+              Column("game_id", String(64), ForeignKey("games.id", ondelete="CASCADE"),
+                     primary_key=True),
+              Column("scope", String(64), primary_key=True),
+              Column("status", String(16), nullable=False),
+              Column("owner", String(64)),
+              Column("done", Integer, nullable=False, default=0),
+              Column("total", Integer, nullable=False, default=0),
+              Column("heartbeat", Float, nullable=False),
+              Column("created_at", Float, nullable=False),
+              Column("finished_at", Float),
+              Column("data", Text))
     if version >= 3:
         Table("sheet_hands", md,
               Column("sheet_id", String(64), primary_key=True),
@@ -259,7 +272,7 @@ def fresh_layout(db_url: str) -> dict[str, Any]:
 @pytest.mark.parametrize("version", EARLIER)
 def test_a_database_of_every_earlier_version_is_migrated(db_url: str, version: int,
                                                          fresh_layout: dict[str, Any]) -> None:
-    assert SCHEMA_VERSION == 6, "a new version: add the layout of 6 to this test"
+    assert SCHEMA_VERSION == 7, "a new version: add the layout of 7 to this test"
     engine = sa.create_engine(db_url)
     try:
         md = old_schema(version)
@@ -292,8 +305,8 @@ def test_a_database_of_every_earlier_version_is_migrated(db_url: str, version: i
             (1, 1, DECK, "salt1", "1" * 64, ["draw stock", "discard 9C", "knock 7H"], True,
              "knock", 0, 0, 31),
             (2, 0, DECK, "salt2", "2" * 64, ["pass"], False, None, None, None, None)]
-        assert all((d.players, d.winner_seat, d.knocker_seat, d.turn_at)
-                   == (None, None, None, None) for d in deals)
+        assert all((d.players, d.winner_seat, d.knocker_seat, d.turn_at, d.auto)
+                   == (None, None, None, None, []) for d in deals)
 
         assert variants.scoring("oldtable") == "hollywood"
         sheet = variants.sheets.get("oldsheet")
@@ -318,13 +331,14 @@ def test_a_database_of_every_earlier_version_is_migrated(db_url: str, version: i
 
         # the columns added since take values
         deal = DealRow(3, 1, DECK, "salt3", "3" * 64, ["draw stock"], players=(0, 1),
-                       turn_at=NOW + 700)
+                       turn_at=NOW + 700, auto=[0])
         assert store.save_checked("oldtable", 3, {"seq": 4, "turns": "0",
                                                   "winner_seats": "0"}, [deal]) is None
         after = store.get_game_with_deals("oldtable")
         assert after is not None
         assert (after[0].seq, after[0].turns, after[0].winner_seats) == (4, "0", (0,))
-        assert [(d.number, d.players, d.turn_at) for d in after[1]] == [(3, (0, 1), NOW + 700)]
+        assert [(d.number, d.players, d.turn_at, d.auto) for d in after[1]] == [
+            (3, (0, 1), NOW + 700, [0])]
         # the table added since takes rows
         reviews = ReviewStore(store.engine, store.writing)
         assert reviews.claim("oldgame", "game/w8", "me", 10, stale_before=0.0)

@@ -415,7 +415,7 @@ def _seated_table(client: TestClient, scoring: str, seats: list[dict[str, Any]],
 
 
 def test_no_person_at_a_table_is_sent_a_card_hidden_from_them(client: TestClient) -> None:
-    from leak_oracle import check_review_answer, check_seat_state
+    from leak_oracle import check_review_answer, check_seat_state, seat_links
     from table_helpers import ACTING
 
     service = client.app.state.service  # type: ignore[attr-defined]
@@ -424,14 +424,16 @@ def test_no_person_at_a_table_is_sent_a_card_hidden_from_them(client: TestClient
     for scoring, seats, rules in _PEOPLE_TABLES:
         people = _seated_table(client, scoring, seats, rules)
         gid = people[0].id
+        links = seat_links(service, gid)
+        assert sorted(links) == sorted(p.seat for p in people)
         for p in people:
             check_seat_state(p.seen[0]["state"], service.engine_of(gid), p.seat,
-                             f"{scoring}: seat {p.seat} joined") if p.seen[0].get("state") \
-                else None
+                             f"{scoring}: seat {p.seat} joined", links) \
+                if p.seen[0].get("state") else None
         for step in range(250):
             engine = service.engine_of(gid)
             for p in people:
-                check_seat_state(p.get(), engine, p.seat, f"{scoring} step {step}")
+                check_seat_state(p.get(), engine, p.seat, f"{scoring} step {step}", links)
                 checked += 1
             if people[0].state["phase"] == "game-over":
                 break
@@ -442,10 +444,10 @@ def test_no_person_at_a_table_is_sent_a_card_hidden_from_them(client: TestClient
             assert r.status_code in (200, 409), r.text
             body = r.json()
             check_seat_state(body if r.status_code == 200 else body["state"],
-                             service.engine_of(gid), p.seat, f"{scoring} answer {step}")
+                             service.engine_of(gid), p.seat, f"{scoring} answer {step}", links)
             if rng.random() < 0.1:  # a replay from the start too
                 check_seat_state(p.get(since=0), service.engine_of(gid), p.seat,
-                                 f"{scoring} reload {step}")
+                                 f"{scoring} reload {step}", links)
             if rng.random() < 0.1:  # a review of a hand so far, or of the game
                 q = rng.choice(people)
                 n = rng.randrange(1, q.get()["hand_number"] + 1)
@@ -470,11 +472,35 @@ def test_the_seat_oracle_catches_a_hidden_card(client: TestClient) -> None:
         check_seat_state(bad, service.engine_of(ann.id), 0, "doctored")
 
 
+def test_the_seat_oracle_accepts_a_seat_link_only_in_its_own_state(client: TestClient) -> None:
+    """``table.rejoin`` (docs/tables.md "A seat follows its person") is a secret of one seat: the
+    oracle passes it in that seat's own state and fails another seat's link anywhere."""
+    from leak_oracle import check_seat_state, seat_links
+
+    service = client.app.state.service  # type: ignore[attr-defined]
+    ann, bo = _seated_table(client, "standard", [_PERSON, _OPEN], {})
+    links = seat_links(service, ann.id)
+    engine = service.engine_of(ann.id)
+    st, theirs = ann.get(), bo.get()
+    assert st["table"]["rejoin"]["code"] == links[0]
+    assert theirs["table"]["rejoin"]["code"] == links[1]
+    check_seat_state(st, engine, 0, "as sent", links)
+    check_seat_state(theirs, engine, 1, "as sent", links)
+    swapped = {**st, "table": {**st["table"], "rejoin": theirs["table"]["rejoin"]}}
+    with pytest.raises(AssertionError, match="link"):
+        check_seat_state(swapped, engine, 0, "another seat's link", links)
+    with pytest.raises(AssertionError, match="link"):  # even without knowing the codes
+        check_seat_state(swapped, engine, 0, "another seat's link")
+    elsewhere = {**st, "messages": [{"seat": 1, "message": links[1]}]}
+    with pytest.raises(AssertionError, match="link of seats"):
+        check_seat_state(elsewhere, engine, 0, "a link elsewhere", links)
+
+
 def test_live_messages_name_no_hidden_card(tmp_path: Any) -> None:
     """Every live ``state`` message a person's stream carries, checked against the deal at that
     message's ``seq``; ``presence`` messages carry no card at all."""
     import httpx
-    from leak_oracle import check_seat_state
+    from leak_oracle import check_seat_state, seat_links
     from test_live import Stream, live_server
 
     rng = random.Random(5)
@@ -496,6 +522,7 @@ def test_live_messages_name_no_hidden_card(tmp_path: Any) -> None:
             for s in streams.values():
                 s.next("state")
             snapshots = {}
+            links = seat_links(service, gid)
             h0 = {"Authorization": f"Bearer {ann['token']}"}
             assert c.post(f"/api/games/{gid}/start", headers=h0).status_code == 200
             snapshots[service.store.get_game(gid).seq] = service.engine_of(gid)
@@ -526,7 +553,7 @@ def test_live_messages_name_no_hidden_card(tmp_path: Any) -> None:
                         assert not card_strings(data, -1), data
                     elif kind == "state" and data["phase"] != "waiting":
                         assert ident in snapshots, (ident, sorted(snapshots))
-                        check_seat_state(data, snapshots[ident], seat, f"live {ident}")
+                        check_seat_state(data, snapshots[ident], seat, f"live {ident}", links)
                         got += 1
             assert got >= len(snapshots), (got, len(snapshots))
 

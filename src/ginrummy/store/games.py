@@ -66,6 +66,7 @@ def _deal_values(game_id: str, d: DealRow) -> dict[str, Any]:
         "result_knocker": d.result_knocker, "result_points": d.result_points,
         "players": seats_text(d.players), "winner_seat": d.winner_seat,
         "knocker_seat": d.knocker_seat, "turn_at": d.turn_at,
+        "auto": " ".join(str(i) for i in sorted(d.auto)) or None,
     }
 
 

@@ -88,6 +88,9 @@ class DealRow:
     #: when the deal's current turn began, seconds since the epoch (its last action, or its
     #: dealing); ``None`` in deals stored before schema 5
     turn_at: float | None = None
+    #: the indices (in ``actions``) of the actions a computer played for a person's seat (its
+    #: person away with the seat handed to it, or the turn clock run out): issue 21 item 12
+    auto: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -194,6 +197,7 @@ def deal_row(r: Any) -> DealRow:
         result_knocker=r.result_knocker, result_points=r.result_points,
         players=_pair(seats_of_text(r.players)), winner_seat=r.winner_seat,
         knocker_seat=r.knocker_seat, turn_at=r.turn_at,
+        auto=[int(x) for x in (r.auto or "").split() if x.isdigit()],
     )
 
 

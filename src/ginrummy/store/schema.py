@@ -63,7 +63,7 @@ __all__ = ["SCHEMA_VERSION", "FINISHED", "SchemaError", "create_schema", "move_o
 #: the statistics of every person at a table. 5: ``deals.turn_at`` (when the deal's turn began:
 #: a turn clock per table of a partnership). 6: ``reviews`` (the reviews of finished games and
 #: hands, made once and kept with their game).
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 #: the ``games.status`` values of a finished game: over by the score, or resigned (given up by
 #: its person: a lost game, docs/api.md "Resigning").
 FINISHED = ("over", "resigned")
@@ -124,6 +124,9 @@ deals = Table(
     Column("winner_seat", Integer),  # once over: the winning seat (None: dead or tie)
     Column("knocker_seat", Integer),
     Column("turn_at", Float),  # when the deal's current turn began (its last action or deal)
+    # the actions a computer played for a person's seat (an away seat handed to it, a turn
+    # clock run out): their indices, space-separated (issue 21 item 12); schema 7
+    Column("auto", Text),
 )
 
 
@@ -286,7 +289,9 @@ def _migrate(conn: Connection, found: int) -> None:
       the games played before: their statistics stay seat 0's, its creator's);
     * 4 -> 5: ``deals.turn_at`` (empty for the deals before: their turn clock counts from the
       game's last change, as it did);
-    * 5 -> 6: ``reviews``, a new table (``create_all`` makes it; nothing to move).
+    * 5 -> 6: ``reviews``, a new table (``create_all`` makes it; nothing to move);
+    * 6 -> 7: ``deals.auto`` (empty for the deals before: no move of theirs is said to be the
+      computer's for a person).
     """
     found_tables = inspect(conn)
     if found < 2 and found_tables.has_table("games") and \
@@ -309,6 +314,9 @@ def _migrate(conn: Connection, found: int) -> None:
     if found < 5 and found_tables.has_table("deals") and \
             "turn_at" not in {c["name"] for c in found_tables.get_columns("deals")}:
         conn.execute(text("ALTER TABLE deals ADD COLUMN turn_at FLOAT"))
+    if found < 7 and found_tables.has_table("deals") and \
+            "auto" not in {c["name"] for c in found_tables.get_columns("deals")}:
+        conn.execute(text("ALTER TABLE deals ADD COLUMN auto TEXT"))
 
 
 def move_old_hands(conn: Connection) -> int:

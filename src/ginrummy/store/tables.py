@@ -195,6 +195,24 @@ class TableStore:
                              .where(tables.c.invite_hash == invite_hash)).first()
         return None if r is None else str(r[0])
 
+    #: the most rematches of one table followed (a series longer than this is not expected)
+    SERIES_MAX = 200
+
+    def series(self, game_id: str) -> list[str]:
+        """``game_id`` and its rematches, each the rematch of the one before, oldest first
+        (the last has no rematch yet); ``[]``: no such table."""
+        out: list[str] = []
+        with self.single.connect() as conn:
+            at: str | None = game_id
+            while at is not None and at not in out and len(out) < self.SERIES_MAX:
+                r = conn.execute(select(tables.c.rematch_id)
+                                 .where(tables.c.game_id == at)).first()
+                if r is None:
+                    break
+                out.append(at)
+                at = r[0]
+        return out
+
     def messages(self, game_id: str) -> list[MessageRow]:
         """The table's last :data:`MESSAGES_KEPT` messages, oldest first."""
         with self.single.connect() as conn:
@@ -257,6 +275,30 @@ class TableStore:
                 conn.rollback()
                 return False
         return True
+
+    def move_seat(self, game_ids: Sequence[str], seat: int, old_hash: str, new_hash: str
+                  ) -> list[str]:
+        """Give seat ``seat`` of the tables ``game_ids`` (a table and its rematches) to another
+        token: where the seat's person holds it by ``old_hash`` (and has not left), its token
+        hash becomes ``new_hash`` and the table's version goes up, in one transaction. Returns
+        the ids of the tables changed, in the order given (``[]``: the seat was not
+        ``old_hash``'s anywhere, as after another request moved it first: nothing written).
+        One statement per table (a series is short), each checking the old hash again, so that
+        of two requests moving one seat at once only one changes each table."""
+        changed: list[str] = []
+        with self.engine.begin() as conn:
+            for game_id in game_ids:
+                res = conn.execute(
+                    update(seats)
+                    .where(seats.c.game_id == game_id, seats.c.seat == seat,
+                           seats.c.kind == "person", seats.c.token_hash == old_hash,
+                           seats.c.left.is_(False))
+                    .values(token_hash=new_hash))
+                if res.rowcount == 1:
+                    conn.execute(update(tables).where(tables.c.game_id == game_id)
+                                 .values(version=tables.c.version + 1))
+                    changed.append(game_id)
+        return changed
 
     def set_table(self, game_id: str, version: int, values: dict[str, Any]) -> bool:
         """Change the table's columns if it is still at ``version`` (then version + 1)."""

@@ -22,7 +22,15 @@ from starlette.types import Receive, Scope, Send
 from ...store import is_outage
 from ..http.encoding import JSONAnswer, dumps
 from ..http.errors import NotFound, RateLimited
-from ..http.schemas import ErrorOut, JoinIn, MalformedOut, MessageIn, SeatPut, error_response
+from ..http.schemas import (
+    ErrorOut,
+    JoinIn,
+    MalformedOut,
+    MessageIn,
+    RejoinIn,
+    SeatPut,
+    error_response,
+)
 from ..http.tokens import token_hash
 from ..http.workers import Workers
 from ..live.hub import LiveHub
@@ -140,6 +148,22 @@ def install_tables(app: FastAPI, seating: Seats, hub: LiveHub, workers: Workers,
             return refused
         made = seating.join(code, body.name, body.seat, getattr(request.state, "player_id", None))
         return JSONAnswer(made, status_code=201)
+
+    @app.get("/rejoin/{game_id}/{seat}", response_class=HTMLResponse)
+    def rejoin_page(request: Request, game_id: str, seat: str,
+                    lang: str | None = Query(default=None)) -> Response:
+        """A seat's own link (its code after ``#``): the game page, which reads the address."""
+        return page(request, lang, "index.html", "The game page is not installed.")
+
+    @app.post("/api/games/{game_id}/rejoin", status_code=201, response_model=dict[str, Any],
+              responses=_doc(404, 413, 422, 429))
+    def rejoin(game_id: str, body: RejoinIn, request: Request) -> Response:
+        """Take one's own seat on this device with the seat's own link (``table.rejoin``): a
+        new token for the seat; the one it had stops working."""
+        refused = limited(request, "too_many_joins")
+        if refused is not None:
+            return refused
+        return JSONAnswer(seating.rejoin(game_id, body.seat, body.code), status_code=201)
 
     @app.put("/api/games/{game_id}/seats/{seat}", response_model=dict[str, Any],
              responses=_doc(403, 404, 409, 413, 422, 429))

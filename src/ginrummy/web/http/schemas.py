@@ -13,8 +13,8 @@ from .encoding import JSONAnswer
 from .messages import language, reason_text
 from .text import Text, has_lone_surrogate, printable
 
-__all__ = ["Body", "NewGame", "SeatIn", "JoinIn", "SeatPut", "MessageIn", "ActionIn", "TryIn",
-           "OrderIn",
+__all__ = ["Body", "NewGame", "SeatIn", "JoinIn", "RejoinIn", "SeatPut", "MessageIn", "ActionIn",
+           "TryIn", "OrderIn",
            "ErrorOut", "StaleOut", "MalformedOut", "HintOut", "ReasonOut", "error_response"]
 
 
@@ -76,6 +76,15 @@ class JoinIn(Body):
 
     name: Text = Field(max_length=200)
     seat: StrictInt | None = Field(default=None, ge=0, le=3)
+
+
+class RejoinIn(Body):
+    """``POST /api/games/{id}/rejoin``: the seat and its own link's code (``table.rejoin``)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    seat: StrictInt = Field(ge=0, le=3)
+    code: Text = Field(max_length=64)
 
 
 class SeatPut(Body):

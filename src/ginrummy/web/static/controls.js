@@ -77,6 +77,7 @@ export function wireControls({ send, get }) {
   on("new-scoring", "change", () => { if ($("new-kind").value === "friends") buildSeatChoices(get(), remembered().newGame); });
   click("btn-start-table", { type: "start_table" });
   on("btn-copy", "click", () => copyInvite(get().t));
+  on("btn-copy-rejoin", "click", () => copyInvite(get().t, "rejoin-link"));
   on("btn-share", "click", () => shareInvite(get().t));
   click("btn-take-back", { type: "take_back" });
   click("btn-leave", { type: "leave_table" });

@@ -153,7 +153,8 @@ export function drawSeats(p, opponentSeat) {
   const mine = seatOf(st, you);
   $("btn-take-back").hidden = !(mine && mine.computer_for_away);
   $("quick").hidden = isWaiting(st) && seatsOf(st).filter((s) => s.kind === "person").length < 2;
-  $("btn-leave").hidden = isWaiting(st) && isCreator(st);  // the creator of a waiting table starts another game instead
+  $("btn-leave").hidden = isWaiting(st) && isCreator(st);
+  drawSeatLink(st);  // the creator of a waiting table starts another game instead
   drawConn(p);
   drawClock(st, t);
   $("me-name").textContent = mine && mine.name ? `${mine.name} (${t("table.you")})` : t("table.you");
@@ -241,16 +242,31 @@ function absoluteUrl(u) {
   try { return new URL(u, location.origin).href; } catch { return u; }
 }
 
-/** Copy the invite link (selected for a manual copy where there is no clipboard). */
-export async function copyInvite(t) {
-  const url = $("invite-link").href;
+/**
+ * The person's own link back to their seat from another device (`table.rejoin`, to them only:
+ * docs/tables.md "A seat follows its person"), in the table's tools; hidden without one.
+ */
+function drawSeatLink(st) {
+  const link = st && st.table && st.table.rejoin;
+  $("seat-link").hidden = !link;
+  if (!link) { $("seat-link").open = false; return; }
+  const url = absoluteUrl(link.url);
+  if ($("rejoin-link").href !== url) {
+    $("rejoin-link").href = url;
+    $("rejoin-link").textContent = url;
+  }
+}
+
+/** Copy the invite link, or the link of element `id` (selected for a manual copy where there is no clipboard). */
+export async function copyInvite(t, id = "invite-link") {
+  const url = $(id).href;
   try {
     await navigator.clipboard.writeText(url);
     toast(t("friends.copied"));
   } catch {
     // no clipboard (an insecure origin, a refused permission): select the link for a manual copy
     const r = document.createRange();
-    r.selectNodeContents($("invite-link"));
+    r.selectNodeContents($(id));
     const sel = getSelection();
     sel.removeAllRanges();
     sel.addRange(r);

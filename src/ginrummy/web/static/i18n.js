@@ -84,6 +84,11 @@ export function eventText(ev, you, t, opts = {}) {
     return t("ev.deal.other", { ...params, name: nameOf(ev.dealer) });
   }
   if (who === "all" || ["dead_hand", "hand_over", "game_over"].includes(type)) return t(`ev.${type}`, params, ev.text || humanize(type));
+  if (ev.by === "computer") {  // a computer played a person's seat: said as the computer's move
+    if (type === "draw_stock_card") type = "draw_stock";
+    params.name = who === "you" ? t("ev.computer_for_you") : t("ev.computer_for", { name: nameOf(ev.seat) });
+    return t(`ev.other.${type}`, params, ev.text || humanize(type));
+  }
   if (who === "other") params.name = nameOf(ev.seat);
   return t(`ev.${who}.${type}`, params, ev.text || humanize(type));
 }

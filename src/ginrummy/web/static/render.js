@@ -29,8 +29,27 @@ export function opponentSeat(st) {
 /** The name of the seat whose move the table waits for ("Computer" against the computer). */
 export function actorName(st, t) {
   if (!named(st)) return t("table.computer");
-  const turn = st.turn ?? opponentSeat(st);
-  return turn === null || turn === undefined ? t("table.computer") : playerName(st, turn, t);
+  const seat = actorSeat(st);
+  return seat === null || seat === undefined ? t("table.computer") : playerName(st, seat, t);
+}
+
+/**
+ * The seat the table waits for, never the person's own: when the turn has passed to them while
+ * another seat's moves are still shown, the last other seat that moved (its state's events).
+ */
+function actorSeat(st) {
+  const you = st.you ?? 0;
+  if (st.turn !== null && st.turn !== undefined && st.turn !== you) return st.turn;
+  const other = (st.events || []).filter((e) => e.seat !== null && e.seat !== undefined && e.seat !== you && e.type !== "deal").pop();
+  return other ? other.seat : opponentSeat(st);
+}
+
+/** The status line while another seat is to move: "Ben is playing…", or "Waiting for Ben (away)" while that person is away and no computer plays for them. */
+function playingText(st, t, animating) {
+  const seat = named(st) && !animating ? actorSeat(st) : null;
+  const s = seat === null || seat === undefined ? null : seatsOf(st).find((x) => x.seat === seat);
+  if (s && s.kind === "person" && s.away && !s.computer_for_away && !s.left) return t("prompt.waiting_away", { name: playerName(st, seat, t) });
+  return t("prompt.opponent", { computer: actorName(st, t) });
 }
 
 /** The table as drawn: the one between events while another seat's moves are shown, else the state's. */
@@ -182,7 +201,9 @@ export function statusView(p) {
     // the server cannot be reached: the table stays as it was, and says it is reconnecting
     reconnecting: !!p.reconnecting,
     text: p.reconnecting ? t("friends.reconnecting")
-      : isWaiting(st) ? t("friends.waiting_title") : t(promptKey(st, p.animating, p.loading), { computer: actorName(st, t) }),
+      : isWaiting(st) ? t("friends.waiting_title")
+        : promptKey(st, p.animating, p.loading) === "prompt.opponent" ? playingText(st, t, p.animating)
+          : t(promptKey(st, p.animating, p.loading), { computer: actorName(st, t) }),
     // Pass: the first-turn offer, and the choice on the last discard (phase "draw").
     offerHidden: !(st && (st.phase === "offer" || st.phase === "draw") && (canTake || canPass)) || p.animating,
     takeHidden: !canTake && st?.phase !== "offer",

@@ -133,6 +133,40 @@ export function inviteCode(pathname, search = "") {
   return q && /^[A-Za-z0-9_-]{4,128}$/.test(q) ? q : null;
 }
 
+/**
+ * A seat's own link in the page's address (`/rejoin/{game_id}/{seat}#{code}`, docs/tables.md
+ * "A seat follows its person"): {game_id, seat, code}, or null for any other address. The code
+ * is after `#`: no server log ever holds it.
+ */
+export function rejoinLink(pathname, hash = "") {
+  const m = /^\/rejoin\/([A-Za-z0-9_-]{1,64})\/([0-3])\/?$/.exec(pathname || "");
+  const code = String(hash || "").replace(/^#/, "");
+  if (!m || !/^[A-Za-z0-9_-]{8,64}$/.test(code)) return null;
+  return { game_id: m[1], seat: Number(m[2]), code };
+}
+
+/**
+ * The tables an invite's answer leads to, newest first: its table (the last rematch) and the
+ * tables before it (`earlier`, oldest first in the answer). A seat this browser holds at any of
+ * them is its seat at the newest too (a rematch keeps the seats' tokens).
+ */
+export function inviteTables(data) {
+  if (!data || typeof data.game_id !== "string") return [];
+  const earlier = Array.isArray(data.earlier) ? data.earlier.filter((g) => typeof g === "string") : [];
+  return [data.game_id, ...earlier.reverse()];
+}
+
+/**
+ * The moves a computer played for the person's own seat (`"by": "computer"`: the seat handed to
+ * it while they were away, or their turn clock run out) among the events of `st` numbered after
+ * `after`: {count, last} (the last one's number; 0 when none).
+ */
+export function computerMovesForYou(st, after = 0) {
+  const you = st ? st.you ?? 0 : 0;
+  const mine = ((st && st.events) || []).filter((e) => e.by === "computer" && e.seat === you && (e.seq ?? 0) > after);
+  return { count: mine.length, last: Math.max(0, ...mine.map((e) => e.seq ?? 0)) };
+}
+
 // ---------------------------------------------------------------- seats this browser holds
 /** The seats map after taking seat `entry` ({game_id, token, seat, name?}); a new object. */
 export function rememberSeat(map, entry, now = Date.now()) {

@@ -11,7 +11,7 @@
 import { cardName, errorAnswerText, makeT, LANGUAGES } from "./i18n.js";
 import { applyEvent, findLegal, legalOfType, chooseKnock, newEvents, promptKey, resumable, tableFromState, handGroups } from "./model.js";
 import { apiRequest, askConfirm, loadCatalog, markLanguage, toast, $ } from "./page.js";
-import { canStart, hasPeople, inviteCode, isWaiting, rematchOf, supersedes } from "./seats.js";
+import { canStart, computerMovesForYou, hasPeople, inviteCode, inviteTables, isWaiting, rejoinLink, rematchOf, supersedes } from "./seats.js";
 import { playSound } from "./sound.js";
 import { isVariant } from "./variants.js";
 import { orderDiffers, sameHand } from "./store.js";
@@ -49,6 +49,7 @@ export function createSession({ store, redraw }) {
   const sound = (kind) => playSound(kind, get().settings.sound);
   const ms = (x) => pace(get().settings, x);
   let chain = Promise.resolve();  // the states from the server, shown one after another
+  const computerSaid = new Map();  // per table, the last move the computer played for the person that was said
   let pollTimer = null;
   let orderTimer = null;
   let logFilled = null;            // the deal whose whole log was asked for (once per deal)
@@ -92,6 +93,7 @@ export function createSession({ store, redraw }) {
 
   function afterShown(state, same) {
     const p = get();
+    sayComputerMoves(state);
     // The server places a card it has no saved position for in suit order; the page keeps it where
     // it appeared. Save the page's order then, so that a reload shows the hand exactly as it was.
     if (same && orderDiffers(p)) saveOrder();
@@ -265,7 +267,8 @@ export function createSession({ store, redraw }) {
     const leftElsewhere = !!(game && st && st.game_id === game.game_id && (hasPeople(st) || isWaiting(st)) && !savedSeat(game.game_id));
     if (game) { dropSeat(game.game_id); dropGame(game.game_id); }
     forgetGame();
-    toast(t(leftElsewhere ? "friends.left_elsewhere" : "error.lost"));
+    const people = !!(game && st && st.game_id === game.game_id && hasPeople(st));
+    toast(t(leftElsewhere ? "friends.left_elsewhere" : people ? "rejoin.moved_away" : "error.lost"));
   }
 
   /**
@@ -644,6 +647,21 @@ export function createSession({ store, redraw }) {
     if (data) await deliver(data.state || data, { animate: false });
   }
 
+  /**
+   * Coming back to a seat the computer played: say how many moves it made for the person (once
+   * per move: a state shown again does not say them again).
+   */
+  function sayComputerMoves(state) {
+    if (!state || !state.game_id) return;
+    const said = computerSaid.get(state.game_id) || 0;
+    const { count, last } = computerMovesForYou(state, said);
+    if (!count) return;
+    computerSaid.set(state.game_id, last);
+    const words = t("friends.computer_played", { n: count });
+    toast(words);
+    announce(words);
+  }
+
   /** After a state was shown: its new quick messages by their seats, and a rematch followed. */
   function afterState(prev, st) {
     for (const words of showMessages(prev, st, get().t, opponentSeat(st))) announce(words);
@@ -696,10 +714,49 @@ export function createSession({ store, redraw }) {
       showInvite({ code, data: null, problem: r.status === 404 ? t("join.unknown") : detailMessage(r.data) });
       return true;
     }
-    const held = savedSeat(r.data.game_id);
     dispatch({ type: "invite", invite: { code, data: r.data, problem: null } });
+    const held = heldAtInvite(r.data);
     if (held && await resumeSeat(held)) return true;
     showInvite(get().invite);
+    return true;
+  }
+
+  /**
+   * The seat this browser holds at the invite's table ({game_id, token, seat}), or null: one held
+   * there, or at a table before it (the invite leads to the last rematch, which keeps the seats'
+   * tokens: docs/tables.md "A seat follows its person").
+   */
+  function heldAtInvite(data) {
+    for (const id of inviteTables(data)) {
+      const held = savedSeat(id);
+      if (held) return { ...held, game_id: data.game_id };
+    }
+    return null;
+  }
+
+  /**
+   * Open a seat's own link (`/rejoin/{game}/{seat}#{code}`): the seat moves to this browser (a new
+   * token; the device that had it loses it). A seat this browser holds already is just shown.
+   */
+  async function openRejoin(link) {
+    history.replaceState(null, "", "/");  // the code leaves the address bar (and the history)
+    const held = savedSeat(link.game_id);
+    if (held && held.seat === link.seat && await resumeSeat(held)) return true;
+    let r;
+    try { r = await api("POST", `/api/games/${encodeURIComponent(link.game_id)}/rejoin`, { seat: link.seat, code: link.code }); } catch {
+      toast(t("error.network"));
+      return false;
+    }
+    if (!r.ok) {
+      toast(r.status === 404 ? t("rejoin.unknown") : detailMessage(r.data));
+      return false;
+    }
+    const g = { game_id: r.data.game_id, token: r.data.token, seat: r.data.seat };
+    const mine = (r.data.state && Array.isArray(r.data.state.seats) ? r.data.state.seats : []).find((x) => x.seat === g.seat);
+    keepSeat({ ...g, name: mine ? mine.name : null });
+    if (r.data.game_id !== link.game_id) keepSeat({ ...g, game_id: link.game_id });
+    takeSeat(g, r.data.state);
+    toast(t("rejoin.done"));
     return true;
   }
 
@@ -713,7 +770,7 @@ export function createSession({ store, redraw }) {
   async function resumeSeat(held) {
     try {
       const r = await api("GET", `/api/games/${held.game_id}`, undefined, held.token);
-      if (r.ok) { takeSeat(held, r.data); return true; }
+      if (r.ok) { keepSeat(held); takeSeat(held, r.data); return true; }
       if (GONE.includes(r.status)) dropSeat(held.game_id);
     } catch { toast(t("error.network")); }
     return false;
@@ -729,7 +786,7 @@ export function createSession({ store, redraw }) {
     showJoinError(null);
     try {
       // this browser sat down meanwhile (in another tab): back to that seat, never a second one
-      const held = savedSeat(invite.data.game_id);
+      const held = heldAtInvite(invite.data);
       if (held && await resumeSeat(held)) return;
       const seat = readJoinSeat();
       const r = await api("POST", `/api/invites/${encodeURIComponent(invite.code)}/join`, seat === null ? { name } : { name, seat });
@@ -824,6 +881,8 @@ export function createSession({ store, redraw }) {
     await metaP;
     const code = inviteCode(location.pathname, location.search);
     if (code && await openInvite(code)) { dispatch({ type: "loading", loading: false }); return; }
+    const link = rejoinLink(location.pathname, location.hash);
+    if (link && await openRejoin(link)) { dispatch({ type: "loading", loading: false }); return; }
     const saved = storage.get(KEY_CURRENT);
     const loading = !!(saved && saved.game_id && saved.token);
     dispatch({ type: "loading", loading });

@@ -66,6 +66,9 @@ class TableEngine:
     def __init__(self, game: Game, paced: bool = False) -> None:
         self.game = game
         self.paced = paced and game.sheet.deals_per_hand > 1
+        #: per deal index, the indices of its actions a computer played for a person's seat
+        #: (stored as ``deals.auto``; the state's events say ``"by": "computer"``)
+        self.auto: dict[int, set[int]] = {}
 
     @property
     def scoring(self) -> str:
@@ -201,14 +204,35 @@ class TableEngine:
         self.game.apply(action, index)
 
     def advance(self, players: Sequence[Bot | None], rng_of: Callable[[int], random.Random],
-                on_fault: OnFault | None = None, *, limit: int | None = None) -> None:
+                on_fault: OnFault | None = None, *, limit: int | None = None,
+                people: frozenset[int] = frozenset()) -> None:
         """Let the computers move while it is their turn (:func:`ginrummy.bots.play.advance`):
         the deals in play one after the other (their moves are numbered in that order), a
         paced game's other table keeping pace with the person's.
 
         :param players: per seat, its computer, or ``None`` for a person.
         :param rng_of: the random source of the next move in a deal.
+        :param people: the seats of people: a move a computer makes for one of them is kept
+            in :attr:`auto`.
         """
+        before = [len(h.history) for h in self.game.deals]
+        try:
+            self._advance(players, rng_of, on_fault, limit)
+        finally:
+            if people:
+                self._mark_auto(before, people)
+
+    def _mark_auto(self, before: list[int], people: frozenset[int]) -> None:
+        """Keep the moves made since ``before`` (each deal's action count) by people's seats."""
+        g = self.game
+        for i, h in enumerate(g.deals):
+            players = g.seatings[i].players
+            for j in range(before[i] if i < len(before) else 0, len(h.history)):
+                if players[h.history[j].seat] in people:
+                    self.auto.setdefault(i, set()).add(j)
+
+    def _advance(self, players: Sequence[Bot | None], rng_of: Callable[[int], random.Random],
+                 on_fault: OnFault | None, limit: int | None) -> None:
         g = self.game
         pace: dict[int, int] = {}
         if self.paced:
@@ -243,7 +267,7 @@ class TableEngine:
         mine = s.plays(YOU)
         d = DealRow(info.number, h.dealer, deck, info.salt, info.commitment,
                     [e.action.text for e in h.history], h.is_over and mine,
-                    players=s.players)
+                    players=s.players, auto=sorted(self.auto.get(index, ())))
         o = h.outcome
         if o is not None:
             d.result_kind = o.kind
@@ -275,6 +299,8 @@ class TableEngine:
         decks: dict[int, tuple[tuple[int, ...], int]] = {}
         for k, d in enumerate(deal_rows):
             i = index + k
+            if d.auto:
+                self.auto[i] = set(d.auto)
             deck = tuple(parse_card(c) for c in d.deck)
             if i < len(g.deals):
                 h = g.deals[i]

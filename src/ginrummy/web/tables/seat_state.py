@@ -11,7 +11,7 @@ from typing import Any
 
 from ...store import MessageRow, SeatRow, TableRow
 from ...variants import PLAYER_COUNT
-from ..http.tokens import invite_code
+from ..http.tokens import invite_code, seat_code
 from .engine import YOU
 from .state import build_state
 from .stored import Loaded, Seated
@@ -162,7 +162,18 @@ def _table_json(loaded: Loaded, seated: Seated) -> dict[str, Any]:
     return {"status": status, "players": PLAYER_COUNT[loaded.scoring],
             "scoring": loaded.scoring, "creator": seated.creator, "invite": invite,
             "turn_clock": table.turn_clock, "turn_deadline": deadline,
-            "rematch": {"game_id": table.rematch_id} if table.rematch_id else None}
+            "rematch": {"game_id": table.rematch_id} if table.rematch_id else None,
+            "rejoin": _rejoin(row.id, row.secret, seat_row(table, seated.seat))}
+
+
+def _rejoin(game_id: str, secret: str, mine: SeatRow | None) -> dict[str, Any] | None:
+    """``table.rejoin``: the person's own link back to their seat from another device
+    (docs/tables.md, "A seat follows its person"), to that person only; the code goes after
+    ``#``, so that no server or proxy log ever holds it."""
+    if mine is None or mine.kind != "person" or mine.left or not mine.token_hash:
+        return None
+    code = seat_code(secret, mine.seat, mine.token_hash)
+    return {"code": code, "url": f"/rejoin/{game_id}/{mine.seat}#{code}"}
 
 
 def _waiting_state(loaded: Loaded, seated: Seated) -> dict[str, Any]:

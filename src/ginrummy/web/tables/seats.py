@@ -11,6 +11,7 @@ two processes never both take one seat.
 
 from __future__ import annotations
 
+import hmac
 import secrets
 import time
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from ...variants import FIRST_DEALERS, PLAYER_COUNT
 from ..http.errors import BadRequest, NotFound, RateLimited, Refused
 from ..http.ratelimit import Limiter, RateLimiter
 from ..http.text import name_key
-from ..http.tokens import invite_code, token_hash
+from ..http.tokens import invite_code, seat_code, token_hash
 from .inputs import INVITE_CODE_RE, KINDS, MESSAGES, checked_name
 from .seat_state import next_change, seat_row, seats_json, table_status
 from .service import TableService
@@ -81,10 +82,13 @@ class Seats:
             raise Refused(403, "not_creator", "not_creator")
         return table
 
-    def _invited(self, code: str) -> str | None:
-        """The game id of an invite code (``None``: no such invite)."""
-        return self.svc.tables.by_invite(token_hash(code)) if INVITE_CODE_RE.match(code) \
+    def _invited(self, code: str) -> list[str]:
+        """The tables an invite code leads to: its own and its rematches, oldest first (the
+        invite is carried over to each rematch: the last is the one it leads to now); ``[]``:
+        no such invite."""
+        game_id = self.svc.tables.by_invite(token_hash(code)) if INVITE_CODE_RE.match(code) \
             else None
+        return [] if game_id is None else self.svc.tables.series(game_id)
 
     def _announce(self, game_id: str) -> None:
         row = self.svc.store.get_game(game_id)
@@ -92,10 +96,14 @@ class Seats:
 
     def invite(self, code: str) -> dict[str, Any]:
         """What an invite shows before joining: the table's rules and seats (no token, no
-        cards). :raises NotFound: no such invite."""
-        game_id = self._invited(code)
-        if game_id is None:
+        cards), of the last rematch of its table; ``earlier`` names the tables before it from
+        the invite's own (a browser holding a seat there holds it in the rematch too).
+
+        :raises NotFound: no such invite."""
+        series = self._invited(code)
+        if not series:
             raise NotFound
+        game_id = series[-1]
         row = self.svc.store.get_game(game_id)
         table = self.svc.tables.get(game_id)
         if row is None or table is None:
@@ -108,7 +116,8 @@ class Seats:
         return {"game_id": game_id, "scoring": scoring, "preset": row.preset,
                 "rules": {"preset": row.preset, **row.rules}, "status": status,
                 "seats": seats,
-                "full": status != "waiting" or not any(s.kind == "open" for s in table.seats)}
+                "full": status != "waiting" or not any(s.kind == "open" for s in table.seats),
+                "earlier": series[:-1]}
 
     def join(self, code: str, name: Any, seat: int | None, player_id: str | None = None
              ) -> dict[str, Any]:
@@ -123,9 +132,10 @@ class Seats:
             spaces, compatibility forms and invisible characters aside).
         """
         clean = checked_name(name)
-        game_id = self._invited(code)
-        if game_id is None:
+        series = self._invited(code)
+        if not series:
             raise NotFound
+        game_id = series[-1]  # a rematch has started: refused below as any table in play
         with self.svc.records.lock(game_id):
             for _attempt in range(5):
                 row = self.svc.store.get_game(game_id)
@@ -164,6 +174,44 @@ class Seats:
                     return {"game_id": game_id, "token": token, "seat": target.seat,
                             "state": self.svc._state(self.svc.records.load(seated.row), seated, 0)}
             raise Refused(409, "seat_taken", "seats_changed")
+
+    def rejoin(self, game_id: str, seat: int, code: str) -> dict[str, Any]:
+        """A person takes their seat on another device with the seat's own link (docs/tables.md,
+        "A seat follows its person"): ``code`` is ``table.rejoin`` of that seat's state. The
+        seat gets a new token, here and in the table's rematches where the same token held it;
+        the old token stops working (its live stream ends). Returns ``{"game_id", "token",
+        "seat", "state"}`` of the last table of the series that the seat moved in.
+
+        :raises NotFound: no such game, seat or code (or the seat moved on already, or its
+            person left: the code is that of a token that no longer holds it).
+        """
+        if not INVITE_CODE_RE.match(code):
+            raise NotFound
+        with self.svc.records.lock(game_id):
+            got = self.svc.tables.get_with_game(game_id)
+            if got is None or got[1] is None:
+                raise NotFound
+            row, table = got
+            held = seat_row(table, seat)
+            old = held.token_hash if held is not None and held.kind == "person" \
+                and not held.left else None
+            # compared even when there is no holder: the answer takes as long either way
+            expected = seat_code(row.secret, seat, old or "")
+            if not hmac.compare_digest(expected, code) or old is None:
+                raise NotFound
+            token = secrets.token_urlsafe(32)
+            moved = self.svc.tables.move_seat(self.svc.tables.series(game_id), seat, old,
+                                              token_hash(token))
+            if not moved:  # another request moved the seat first
+                raise NotFound
+        for gid in moved:
+            self._announce(gid)  # the old token's streams end; the others see the version
+        last = moved[-1]
+        with self.svc.records.lock(last):
+            seated = self.svc.records.authorize(last, token)
+            loaded = self.svc._catch_up(self.svc.records.load(seated.row), seated)
+            return {"game_id": last, "token": token, "seat": seat,
+                    "state": self.svc._state(loaded, seated, None)}
 
     def set_seat(self, game_id: str, token: str | None, seat: int, kind: str,
                  level: str | None) -> dict[str, Any]:

@@ -161,8 +161,10 @@ class TableService:
     def _advance(self, loaded: Loaded, table: TableRow | None) -> None:
         """Let the computers move while it is their turn (from their own views)."""
         assert loaded.engine is not None
+        people = frozenset() if table is None else frozenset(
+            s.seat for s in table.seats if s.kind == "person")
         loaded.engine.advance(self._players(loaded, table), self._rng_of(loaded),
-                              self._fault(loaded))
+                              self._fault(loaded), people=people)
 
     def _clock_move(self, loaded: Loaded, index: int, seat: int) -> None:
         """``seat``'s turn in deal ``index``, its clock run out, played by a computer at the
@@ -170,7 +172,7 @@ class TableService:
         engine = loaded.engine
         assert engine is not None
         engine.advance(self._players(loaded, None, only=seat), self._rng_of(loaded),
-                       self._fault(loaded), limit=8)
+                       self._fault(loaded), limit=8, people=frozenset({seat}))
 
     # ------------------------------------------------------------------------------ deals
     @staticmethod

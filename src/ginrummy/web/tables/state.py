@@ -209,15 +209,20 @@ def _action_event(hand: int, players: tuple[int, int], ev: ViewEvent) -> dict[st
     return d
 
 
-def _deal_events(game: Game, index: int, view: PlayerView | PublicView
-                 ) -> list[dict[str, Any]]:
+def _deal_events(game: Game, index: int, view: PlayerView | PublicView,
+                 auto: set[int] | frozenset[int] = frozenset()) -> list[dict[str, Any]]:
     """Deal ``index``'s events without their numbers, from ``view``: ``deal``, one per action
-    (cards as the view shows them), ``dead_hand`` and ``hand_over`` once over."""
+    (cards as the view shows them; ``"by": "computer"`` on those in ``auto``, a computer's for
+    a person's seat), ``dead_hand`` and ``hand_over`` once over."""
     s = game.seatings[index]
     out: list[dict[str, Any]] = [{"hand": s.hand, "seat": s.dealer, "type": "deal",
                                   "dealer": s.dealer, "players": list(s.players),
                                   "text": "deal"}]
-    out.extend(_action_event(s.hand, s.players, ev) for ev in view.history)
+    for j, ev in enumerate(view.history):
+        d = _action_event(s.hand, s.players, ev)
+        if j in auto:
+            d["by"] = "computer"
+        out.append(d)
     o = view.outcome
     if o is not None:
         if o.kind == "dead":
@@ -257,7 +262,8 @@ def _events_since(engine: TableEngine, since: int, seat: int,
         if i not in mine:
             continue
         view = shown[1] if i == shown[0] else _deal_view(g, i, seat)[0]
-        for n, ev in zip(nums, _deal_events(g, i, view), strict=True):
+        for n, ev in zip(nums, _deal_events(g, i, view, engine.auto.get(i, frozenset())),
+                         strict=True):
             if n > since:
                 out.append((n, ev))
     out.sort(key=lambda x: x[0])
