@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import {
-  GRADES, GRADE_SYMBOL, accuracyText, actionParts, decisionFaceUp, decisionSentence, decisionsByPosition,
+  GRADES, GRADE_SYMBOL, accuracyText, actionParts, canTry, decisionFaceUp, decisionSentence, decisionsByPosition,
   exercisePath, gradeSymbol, isFlawed, listedDecisions, moveText, nearestDecision, noteText, percent, pollDelay,
   progressShare, replayAt, reviewPage, reviewPath, seatOrder, seatSummary, signedPercent, signedPoints,
   timelineMarks, tokenFor, triedView,
@@ -46,6 +46,14 @@ test("every grade has a symbol and a word in every catalog; the flawed ones are 
   for (const l of LANGUAGES) for (const g of GRADES) assert.ok(cat[l][`review.grade.${g}`], `${l} ${g}`);
   assert.deepEqual(GRADES.filter(isFlawed), ["inaccuracy", "mistake", "blunder"]);
   assert.equal(gradeSymbol("nonsense"), "");
+});
+
+test("Try again: the asker's decisions with a better move, whatever their grade", () => {
+  assert.equal(canTry(mistake, 0), true);
+  assert.equal(canTry(mistake, 1), false);  // not the asker's
+  assert.equal(canTry({ ...mistake, grade: "good" }, 0), true);  // a better move, not sure of it
+  assert.equal(canTry({ ...offer, seat: 0 }, 0), false);  // the best move played
+  assert.equal(canTry(null, 0), false);
 });
 
 test("every review key is in the four catalogs with the same placeholders", () => {

@@ -8,14 +8,14 @@
 // graded decision (GET /api/games/{id}/hands/{n}/review, its progress shown while it is made);
 // stepping to one shows the position as that seat saw it (the other hand hidden but for the cards
 // it took face up, no next stock card) with the better move highlighted, and the decision in
-// words; from a flawed decision of yours, "Try again" offers the position as an exercise
+// words; from a decision of yours with a better move, "Try again" offers the position as an exercise
 // (review_fetch.js, review_view.js). ?step=<k> opens at step k, ?try=1 its exercise.
 
 import { makeT, cardName, cardShort, resultHeadline, breakdownLabel, presetName } from "./i18n.js";
 import { orderMeld, sortByRank } from "./cards.js";
 import { $, el, apiRequest, applyLanguage, cardEl, pageLanguage } from "./page.js";
 import { playerName, variantHeadline } from "./variants.js";
-import { decisionsByPosition, isFlawed, nearestDecision, reviewPage, timelineMarks } from "./review_model.js";
+import { canTry, decisionsByPosition, nearestDecision, reviewPage, timelineMarks } from "./review_model.js";
 import { fetchExercise, fetchReview, tryMove } from "./review_fetch.js";
 import { decisionEl, exerciseEl, progressEl } from "./review_view.js";
 import { errorAnswerText } from "./i18n.js";
@@ -557,7 +557,7 @@ async function openAsked(params) {
   if (params.get("review") === "1" || params.get("try") === "1") await loadReview();
   if (wanted !== null) go(wanted);
   const dec = decisionHere();
-  if (params.get("try") === "1" && dec && dec.seat === S.review.data.you && isFlawed(dec.grade)) await openExercise(dec);
+  if (params.get("try") === "1" && canTry(dec, S.review.data && S.review.data.you)) await openExercise(dec);
 }
 
 boot();

@@ -17,8 +17,15 @@ export const FLAWED = new Set(["inaccuracy", "mistake", "blunder"]);
 /** The symbol of `grade` ("" for an unknown one). */
 export const gradeSymbol = (grade) => GRADE_SYMBOL[grade] || "";
 
-/** Whether a decision of this grade is offered as a "Try again" exercise. */
+/** Whether a decision of this grade is a flaw: an inaccuracy, a mistake or a blunder. */
 export const isFlawed = (grade) => FLAWED.has(grade);
+
+/**
+ * Whether a decision is offered as a "Try again" exercise to the asker (`you`): one of theirs
+ * where the search found a better move (a flaw, or a "good" one the search rates below the best
+ * without being sure of it).
+ */
+export const canTry = (d, you) => !!d && d.seat === you && !!d.played && !!d.best && d.played.action !== d.best.action;
 
 function numberFormat(lang, digits) {
   try { return new Intl.NumberFormat(lang, { maximumFractionDigits: digits, minimumFractionDigits: 0 }); } catch {

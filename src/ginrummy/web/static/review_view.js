@@ -8,7 +8,7 @@
 import { cardEl, el } from "./page.js";
 import { sortByRank } from "./cards.js";
 import {
-  GRADES, accuracyText, actionParts, decisionFaceUp, decisionSentence, gradeSymbol, isFlawed, moveText, percent,
+  GRADES, accuracyText, actionParts, canTry, decisionFaceUp, decisionSentence, gradeSymbol, moveText, percent,
   points, progressShare, replayAt, seatOrder, seatSummary, signedPercent, signedPoints, triedView,
 } from "./review_model.js";
 
@@ -100,7 +100,7 @@ function moveLine(label, move, c, face, cls) {
 /**
  * One graded decision: whose, the grade, the move played and the best with the chance of
  * winning after each and the hand points, the drop, the sentence; links to its position on the
- * replay and, for the asker's flawed decisions, to "Try again". `opts.links` false: no links
+ * replay and, for the asker's decisions with a better move, to "Try again". `opts.links` false: no links
  * (on the replay page, which is there already); `opts.onTry`: the Try again button's action.
  */
 export function decisionEl(d, c, opts = {}) {
@@ -120,7 +120,7 @@ export function decisionEl(d, c, opts = {}) {
   ];
   const actions = [];
   if (opts.links !== false) actions.push(el("a", { class: "btn small", href: replayAt(c.gameId, d.hand, d.step - 1), "data-testid": "decision-replay", text: t("review.show_replay") }));
-  if (mine && isFlawed(d.grade)) {
+  if (canTry(d, c.you)) {
     if (opts.onTry) actions.push(el("button", { type: "button", class: "btn btn-gold small", "data-testid": "try-again", onclick: opts.onTry, text: t("review.try_again") }));
     else if (opts.links !== false) actions.push(el("a", { class: "btn btn-gold small", href: replayAt(c.gameId, d.hand, d.step - 1, true), "data-testid": "try-again", text: t("review.try_again") }));
   }
