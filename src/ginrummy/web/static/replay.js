@@ -130,8 +130,10 @@ function seatEl(f, seat, marks = null) {
     groups.push(el("div", { class: "rp-group deadwood", role: "group", "aria-label": t("replay.deadwood_group") }, ...sortByRank(sh.deadwood).map(mark)));
   }
   if (sh.spare) {
-    groups.push(el("div", { class: "rp-group spare", role: "group", "aria-label": t("replay.spare") },
-      mark(sh.spare), el("span", { class: "rp-spare-label", "aria-hidden": "true", text: t("replay.spare") })));
+    // at a reviewed decision the better move is marked instead of the least-deadwood discard
+    const spareLabel = marks ? null : el("span", { class: "rp-spare-label", "aria-hidden": "true", text: t("replay.spare") });
+    groups.push(el("div", { class: "rp-group spare", role: "group", "aria-label": t(marks ? "replay.deadwood_group" : "replay.spare") },
+      mark(sh.spare), spareLabel));
   }
   const chips = [];
   if (d.dealer === seat) chips.push(el("span", { class: "chip", text: t("table.dealer") }));
@@ -283,7 +285,8 @@ function renderDecision(dec) {
     $("rv-decision").replaceChildren(el("p", { class: "rv-none", text: t(hand && hand.decisions.length ? "review.step_to_decision" : "review.no_decisions") }));
     return;
   }
-  $("rv-decision").replaceChildren(decisionEl(dec, reviewContext(), { links: false, onTry: () => openExercise(dec) }));
+  $("rv-decision").replaceChildren(decisionEl(dec, reviewContext(), { links: false, onTry: () => openExercise(dec) }),
+    el("p", { class: "rv-legend", text: t(dec.best.action === dec.played.action ? "review.legend_same" : "review.legend") }));
 }
 
 function renderReviewWait() {

@@ -140,14 +140,15 @@ export function exerciseEl(ex, c, { onChoose, onClose, chosen = null, answer = n
   const hand = (pos.hand && pos.hand.cards) || [];
   const hot = new Set([pos.drawn_card, pos.taken_card].filter(Boolean));
   const facts = [
-    t("review.ex.pile", { card: face ? c.name(face) : t("table.pile_empty") }),
+    face ? t("review.ex.pile", { card: c.name(face) }) : t("table.pile_empty"),
     t("review.ex.stock", { n: pos.stock_count }),
     t("review.ex.deadwood", { n: pos.hand.deadwood_points }),
   ];
   if (pos.opponent && pos.opponent.known && pos.opponent.known.length) {
     facts.push(t("review.ex.known", { cards: pos.opponent.known.map(c.name).join(", ") }));
   }
-  if (pos.drawn_card || pos.taken_card) facts.push(t("review.ex.drawn", { card: c.name(pos.drawn_card || pos.taken_card) }));
+  if (pos.taken_card) facts.push(t("review.ex.taken", { card: c.name(pos.taken_card) }));
+  else if (pos.drawn_card) facts.push(t("review.ex.drawn", { card: c.name(pos.drawn_card) }));
   const tried = triedView(answer);
   const moves = pos.moves.map((m) => {
     const words = moveText(m, t, c.name, face);
