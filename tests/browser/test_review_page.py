@@ -8,8 +8,9 @@ deal: the person, not the dealer, is offered the jack of diamonds that makes gin
 takes it but, instead of going gin, breaks the run it completes: gin is the best move for any
 search, whatever grade the small search gives the drop (4 worlds may be too few to be sure of
 it, and a "good" decision with a better move is tried again alike); the rest of the hand is
-played by a fixed policy through the API, the computer as it plays. Small searches (4 worlds, one thread) keep the
-review quick. On a failure the game's record (deck and actions) is printed: it replays the hand.
+played by a fixed policy through the API, the computer as it plays. Small searches (4 worlds,
+one thread) keep the review quick. On a failure the game's record (deck and actions) is
+printed: it replays the hand.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import POINTS, LiveServer
+from browser_helpers import DESKTOP, PHONE, POINTS, LiveServer
 from playwright.sync_api import expect
+from test_axe import _report, _violations, axe_source  # noqa: F401  (axe_source: a fixture)
 
 import ginrummy.web.tables.service as service_module
 from ginrummy.cards import parse_cards
@@ -36,6 +38,7 @@ PERSON = "AS 2S 3S 5H 6H 7H 8D 9D TD KC"
 COMPUTER = "4C 6C 8C TC QC 2H 4H 9H JH KH"
 UPCARD = "JD"
 FLAWED = ("inaccuracy", "mistake", "blunder")
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
 #: a review (worlds=4, one thread, on two shared cores) is made in seconds; generous still
 MADE_MS = 120_000
 
@@ -225,3 +228,29 @@ def test_the_review_page_says_why_not_yet(page: Any, review_server: LiveServer) 
     expect(err).to_contain_text("Ronde 1")
     page.goto(review_server.base + "/review?game=nobodys")
     expect(err).to_have_attribute("data-key", "review.error.no_game")
+
+
+@pytest.mark.parametrize(("size", "lang"), [("phone", "jv"), ("desktop", "en")])
+def test_the_review_passes_axe(new_context: Any, review_server: LiveServer,
+                               axe_source: str,  # noqa: F811  (test_axe's fixture)
+                               size: str, lang: str) -> None:
+    """No serious or critical axe violation on the review page, nor on the replay with its
+    review and the Try again exercise open."""
+    server = review_server
+    gid, token, _state = finished_first_hand(server)
+    page = new_context(viewport=SIZES[size]).new_page()
+    page.goto(server.base + "/static/cards.js")
+    page.evaluate("v => localStorage.setItem('ginrummy.current', v)",
+                  json.dumps({"game_id": gid, "token": token}))
+    page.goto(server.base + f"/review?game={gid}&hand=1&lang={lang}")
+    page.get_by_test_id("review-summary").wait_for(timeout=MADE_MS)
+    problems = []
+    found = _violations(page, axe_source)
+    if found:
+        problems.append(_report(f"/review?lang={lang} ({size})", found))
+    page.goto(server.base + f"/replay?game={gid}&hand=1&review=1&step=1&try=1&lang={lang}")
+    page.get_by_test_id("exercise-move").first.wait_for(timeout=MADE_MS)
+    found = _violations(page, axe_source)
+    if found:
+        problems.append(_report(f"/replay?review=1&try=1&lang={lang} ({size})", found))
+    assert not problems, "\n".join(problems)
