@@ -1,7 +1,8 @@
 // The hand replay page (/replay?game=<game_id>&hand=<n>): a finished hand of the person's game,
 // every card face up, step by step (GET /api/games/{id}/hands/{n}/replay, docs/api.md), with the
 // missed-gin, missed-knock and undercut markers the server found. The game's token is the one the
-// game page keeps in localStorage ("ginrummy.current"); the server answers finished hands only.
+// game page keeps in localStorage ("ginrummy.current", or for another game the list of games in
+// progress and the seats at tables of people); the server answers finished hands only.
 // This page holds no rules: it draws what the server sends.
 //
 // With its review (issue 20; "Review this hand", or ?review=1): a mark on the timeline at each
@@ -15,7 +16,7 @@ import { makeT, cardName, cardShort, resultHeadline, breakdownLabel, presetName 
 import { orderMeld, sortByRank } from "./cards.js";
 import { $, el, apiRequest, applyLanguage, cardEl, pageLanguage } from "./page.js";
 import { playerName, variantHeadline } from "./variants.js";
-import { canTry, decisionsByPosition, nearestDecision, reviewPage, timelineMarks } from "./review_model.js";
+import { canTry, decisionsByPosition, nearestDecision, reviewPage, timelineMarks, tokenFor } from "./review_model.js";
 import { fetchExercise, fetchReview, tryMove } from "./review_fetch.js";
 import { decisionEl, exerciseEl, progressEl } from "./review_view.js";
 import { errorAnswerText } from "./i18n.js";
@@ -465,9 +466,11 @@ function onKey(e) {
 }
 
 // ---------------------------------------------------------------- loading
-function savedGame() {
-  try { return JSON.parse(localStorage.getItem(KEY_CURRENT) || "null"); } catch { return null; }
+function stored(key, fallback) {
+  try { const v = localStorage.getItem(key); return v === null ? fallback : JSON.parse(v); } catch { return fallback; }
 }
+
+const savedGame = () => stored(KEY_CURRENT, null);
 
 async function load(number) {
   const g = S.game;
@@ -524,15 +527,19 @@ async function boot() {
   const params = new URLSearchParams(window.location.search);
   const saved = savedGame();
   const wanted = params.get("game");
-  if (!saved || !saved.game_id || !saved.token) {
+  // another game than the one shown: its token if this browser keeps one (a game in progress, a
+  // seat at a table of people: the review page links here for those too)
+  const other = wanted && (!saved || wanted !== saved.game_id)
+    ? tokenFor(wanted, saved, stored("ginrummy.games", []), stored("ginrummy.tables", {})) : null;
+  if (!other && (!saved || !saved.game_id || !saved.token)) {
     showError("replay.error.no_game");
     return;
   }
-  if (wanted && wanted !== saved.game_id) {  // the token kept here is only the current game's
+  if (wanted && wanted !== (saved && saved.game_id) && !other) {  // no token kept for that game
     showError("replay.error.other_game");
     return;
   }
-  S.game = saved;
+  S.game = other ? { game_id: wanted, token: other } : saved;
   const asked = params.get("hand");
   if (asked !== null && !/^[1-9][0-9]{0,5}$/.test(asked)) {
     showError("replay.error.not_found");
