@@ -47,11 +47,13 @@ class LiveServer:
     page's origin, hence its localStorage, stays the same).
     """
 
-    def __init__(self, db_path: Path, port: int | None = None, *, limits: bool = False) -> None:
+    def __init__(self, db_path: Path, port: int | None = None, *, limits: bool = False,
+                 reviews: Any = None) -> None:
         self.db_url = f"sqlite:///{db_path}"
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.limits = limits
+        self.reviews = reviews  # a ReviewSettings (the app's own when None)
         self._server: Any = None
         self._thread: threading.Thread | None = None
 
@@ -64,6 +66,8 @@ class LiveServer:
         kwargs: dict[str, Any] = {}
         if not self.limits:  # a test plays faster than a person: no per-minute limits
             kwargs["rate_limits"] = RateLimits(creates=None, requests=None)
+        if self.reviews is not None:
+            kwargs["reviews"] = self.reviews
         app = create_app(self.db_url, **kwargs)
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
                                 access_log=False, lifespan="on")

@@ -197,6 +197,8 @@ test("the result panel: the headline, the hands (the person's last) with the car
   assert.equal(resultView(shown(handOver, { busy: true })).nextDisabled, true);
   assert.equal(v.rematchHidden, true);
   assert.equal(v.replay, "/replay?game=g1&hand=2");
+  assert.equal(v.review, "/review?game=g1&hand=2");
+  assert.equal(resultView(shown({ ...handOver, phase: "game-over" })).review, "/review?game=g1");
   assert.deepEqual(v.fair, { salt: "ab", deck: ["AS"] });
   assert.equal(resultView(shown(handOver, { animating: true })).show, false);
   assert.equal(resultView(shown(discardState)).show, false);

@@ -20,7 +20,8 @@ from ginrummy.web.http.delivery import DESCRIPTIONS, RevalidatedStatic
 from ginrummy.web.http.i18n import LANGUAGES
 
 GZ = {"Accept-Encoding": "gzip"}
-PAGES = {"/": "game", "/keeper": "keeper", "/replay": "replay", "/tutorial": "tutorial",
+PAGES = {"/": "game", "/keeper": "keeper", "/replay": "replay", "/review": "review",
+         "/tutorial": "tutorial",
          "/rules": "rules", "/glossary": "glossary", "/tips": "tips", "/faq": "faq",
          "/no-such-page": "not_found"}
 

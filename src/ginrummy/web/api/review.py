@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import FastAPI, Header
-from fastapi.responses import Response
+from fastapi import FastAPI, Header, Query, Request
+from fastapi.responses import HTMLResponse, Response
 
 from ..http.encoding import JSONAnswer, dumps
 from ..http.errors import Unavailable
@@ -59,8 +59,20 @@ def _refused(e: Unavailable) -> Response:
 
 
 def install_review(app: FastAPI, reviews: Reviews, *,
-                   bearer: Callable[[str | None], str | None]) -> None:
-    """Add the review's endpoints to ``app`` (``bearer(authorization)`` reads the token)."""
+                   bearer: Callable[[str | None], str | None],
+                   page: Callable[[Request, str | None, str, str], Response] | None = None
+                   ) -> None:
+    """Add the review's endpoints to ``app`` (``bearer(authorization)`` reads the token) and,
+    given ``page(request, lang, file, missing)`` (serves a page of the front end), the
+    ``/review`` page."""
+
+    if page is not None:
+        serve = page
+
+        @app.get("/review", response_class=HTMLResponse)
+        def review_page(request: Request, lang: str | None = Query(default=None)) -> Response:
+            """The review page (issue 20): a game's or a hand's review, drawn from the API."""
+            return serve(request, lang, "review.html", "The review page is not installed.")
 
     @app.get("/api/games/{game_id}/review", response_model=dict[str, Any], responses=_ERRORS)
     def game_review(game_id: str, authorization: str | None = Header(default=None)

@@ -544,7 +544,7 @@ def create_app(database_url: str | None = None, *, rate_limits: RateLimits | Non
     install_tables(app, Seats(service, by_seat), hub, workers, bearer=_bearer, limited=_limited,
                    page=_static_page, gate=StreamGate(live_limits))  # tables, /join, live
     install_replay(app, service, page=_static_page, bearer=_bearer)  # /replay
-    install_review(app, reviewer, bearer=_bearer)  # reviews, try again
+    install_review(app, reviewer, bearer=_bearer, page=_static_page)  # /review, try again
     install_tutorial(app, page=_static_page)  # /tutorial
     STATIC_DIR.mkdir(parents=True, exist_ok=True)
     app.mount("/static", RevalidatedStatic(directory=STATIC_DIR), name="static")

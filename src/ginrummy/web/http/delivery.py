@@ -44,6 +44,9 @@ DESCRIPTIONS: Final[dict[str, dict[str, str]]] = {
                   "three players and partnership, boxes and bonuses counted for you.",
         "replay": "Step through a finished hand of Gin Rummy with both hands face up, and see "
                   "missed gins, missed knocks and undercuts.",
+        "review": "Review your Gin Rummy game: every decision graded by the computer's search, "
+                  "your accuracy, your mistakes and what they cost, and your luck apart from "
+                  "your skill.",
         "tutorial": "Learn Gin Rummy in a few minutes: melds, deadwood, knocking, gin and the "
                     "undercut, step by step.",
         "rules": "The complete rules of Gin Rummy as played here: melds, deadwood, knocking, "
@@ -66,6 +69,9 @@ DESCRIPTIONS: Final[dict[str, dict[str, str]]] = {
         "replay": "Putar ulang ronde Gin Rummy yang sudah selesai langkah demi langkah dengan "
                   "kartu kedua pemain terbuka, lengkap dengan gin terlewat, ketukan terlewat, "
                   "dan undercut.",
+        "review": "Tinjau permainan Gin Rummy-mu: setiap keputusan dinilai oleh pencarian "
+                  "komputer, akurasimu, kesalahanmu dan harganya, serta keberuntungan terpisah "
+                  "dari keterampilan.",
         "tutorial": "Belajar Gin Rummy dalam beberapa menit: kombinasi, kartu mati, mengetuk, "
                     "gin, dan undercut, langkah demi langkah.",
         "rules": "Aturan lengkap Gin Rummy seperti dimainkan di sini: kombinasi, kartu mati, "
@@ -88,6 +94,9 @@ DESCRIPTIONS: Final[dict[str, dict[str, str]]] = {
         "replay": "Main semula pusingan Gin Rummy yang sudah tamat langkah demi langkah dengan "
                   "kad kedua-dua pemain terbuka, berserta gin terlepas, knock terlepas dan "
                   "undercut.",
+        "review": "Semak permainan Gin Rummy anda: setiap keputusan dinilai oleh carian "
+                  "komputer, ketepatan anda, kesilapan anda dan kosnya, serta nasib berasingan "
+                  "daripada kemahiran.",
         "tutorial": "Belajar Gin Rummy dalam beberapa minit: meld, deadwood, Knock, gin dan "
                     "undercut, langkah demi langkah.",
         "rules": "Peraturan lengkap Gin Rummy seperti yang dimainkan di sini: meld, deadwood, "
@@ -110,6 +119,9 @@ DESCRIPTIONS: Final[dict[str, dict[str, str]]] = {
                   "sampeyan.",
         "replay": "Puter maneh babak Gin Rummy sing wis rampung langkah siji-siji kanthi kertu "
                   "loro-lorone menga, karo gin kliwat, ketukan kliwat lan undercut.",
+        "review": "Priksa maneh dolanan Gin Rummy sampeyan: saben keputusan dibiji karo "
+                  "panggoletan komputer, akurasi sampeyan, kaluputan sampeyan lan regane, uga "
+                  "begja dipisah saka kaprigelan.",
         "tutorial": "Sinau Gin Rummy mung sawetara menit: kombinasi, kertu mati, ngetuk, gin "
                     "lan undercut, langkah siji-siji.",
         "rules": "Aturan jangkep Gin Rummy kaya sing dimainake ing kene: kombinasi, kertu "
@@ -126,7 +138,7 @@ DESCRIPTIONS: Final[dict[str, dict[str, str]]] = {
 
 #: the front end's HTML files and the description each one gets.
 _FILE_PAGES: Final = {"index.html": "game", "keeper.html": "keeper", "replay.html": "replay",
-                      "tutorial.html": "tutorial"}
+                      "review.html": "review", "tutorial.html": "tutorial"}
 
 
 def describe(lang: str, page: str) -> str:

@@ -10,6 +10,7 @@ import { scoreRows } from "./model.js";
 import { $, el } from "./page.js";
 import { hasPeople, isWaiting, seatsOf } from "./seats.js";
 import { isVariant, playerName, scoringName } from "./variants.js";
+import { reviewPage } from "./review_model.js";
 
 /** The other people seated at the table of `st` (their display names). */
 function otherPeople(st, t) {
@@ -83,16 +84,23 @@ export function gameLine(st, t, seatLabel) {
 
 /**
  * The new-game dialog's list of this browser's games in progress (`items`: [{g, st}], each game
- * as the server answered its own token): a line, Resume, and Resign against the computer.
+ * as the server answered its own token): a line, Resume, Review (once a hand of it is over:
+ * the review page opens the last one finished) and Resign against the computer.
  */
 export function drawResumeList(items, t, seatLabel) {
   const lis = items.map(({ g, st }) => el("li", { "data-game": g.game_id },
     el("span", { class: "resume-what", text: gameLine(st, t, seatLabel) }),
     el("span", { class: "resume-buttons" },
       el("button", { type: "button", class: "btn btn-gold small", "data-testid": "resume-game", text: t("resume.button") }),
+      hasFinishedHand(st) ? el("a", { class: "btn small", href: reviewPage(g.game_id), "data-testid": "review-game", text: t("review.button") }) : null,
       hasPeople(st) ? null : el("button", { type: "button", class: "btn small", "data-testid": "resign-game", text: t("resume.resign") }))));
   $("resume-list").replaceChildren(...lis);
   $("new-resume").hidden = !lis.length;
+}
+
+/** Whether a game in progress has a finished hand to review. */
+export function hasFinishedHand(st) {
+  return !isWaiting(st) && (st.phase === "hand-over" || (st.hand_number ?? 1) > 1);
 }
 
 /** A listed game's Resign button while its resignation is asked for (off), or after it failed (on again). */

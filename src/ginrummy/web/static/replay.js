@@ -1,17 +1,33 @@
 // The hand replay page (/replay?game=<game_id>&hand=<n>): a finished hand of the person's game,
 // every card face up, step by step (GET /api/games/{id}/hands/{n}/replay, docs/api.md), with the
 // missed-gin, missed-knock and undercut markers the server found. The game's token is the one the
-// game page keeps in localStorage ("ginrummy.current"); the server answers finished hands only.
+// game page keeps in localStorage ("ginrummy.current", or for another game the list of games in
+// progress and the seats at tables of people); the server answers finished hands only.
 // This page holds no rules: it draws what the server sends.
+//
+// With its review (issue 20; "Review this hand", or ?review=1): a mark on the timeline at each
+// graded decision (GET /api/games/{id}/hands/{n}/review, its progress shown while it is made);
+// stepping to one shows the position as that seat saw it (the other hand hidden but for the cards
+// it took face up, no next stock card) with the better move highlighted, and the decision in
+// words; from a decision of yours with a better move, "Try again" offers the position as an exercise
+// (review_fetch.js, review_view.js). ?step=<k> opens at step k, ?try=1 its exercise.
 
 import { makeT, cardName, cardShort, resultHeadline, breakdownLabel, presetName } from "./i18n.js";
 import { orderMeld, sortByRank } from "./cards.js";
 import { $, el, apiRequest, applyLanguage, cardEl, pageLanguage } from "./page.js";
 import { playerName, variantHeadline } from "./variants.js";
+import { canTry, decisionsByPosition, nearestDecision, reviewPage, timelineMarks, tokenFor } from "./review_model.js";
+import { fetchExercise, fetchReview, tryMove } from "./review_fetch.js";
+import { decisionEl, exerciseEl, progressEl } from "./review_view.js";
+import { errorAnswerText } from "./i18n.js";
 
 const KEY_CURRENT = "ginrummy.current";
 const PILE_SHOWN = 7;
-const S = { lang: "en", t: makeT({}), game: null, data: null, step: 0, number: null };
+const S = {
+  lang: "en", t: makeT({}), game: null, data: null, step: 0, number: null,
+  // the review of the hand shown: on (asked for), its answer, its progress, its error; the exercise open
+  review: { on: false, data: null, wait: null, error: null, asked: 0 }, exercise: null,
+};
 const t = (...a) => S.t(...a);
 
 // ---------------------------------------------------------------- cards
@@ -59,19 +75,66 @@ function markerDetail(m) {
 }
 
 // ---------------------------------------------------------------- drawing
-function seatEl(f, seat) {
+/** The cards of `seat` that the other seat saw it take face up and that it still holds at `step`. */
+function knownCards(seat, step) {
+  const known = new Set();
+  for (const f of S.data.frames.slice(1, step + 1)) {
+    if (f.seat === seat && (f.type === "take" || f.type === "draw_discard") && f.card) known.add(f.card);
+  }
+  return S.data.frames[step].hands[seat].cards.filter((c) => known.has(c));
+}
+
+/** The seat's hand as the other seat saw it: backs, but for the cards it took face up. */
+function hiddenSeatEl(f, seat, decider) {
+  const sh = f.hands[seat];
+  const known = knownCards(seat, S.step);
+  const backs = Math.max(0, sh.cards.length - known.length);
+  return [
+    el("div", { class: "rp-seat-head" },
+      el("b", { class: "rp-name", text: nameOf(seat) }),
+      S.data.dealer === seat ? el("span", { class: "chip", text: t("table.dealer") }) : null,
+      el("span", { class: "rv-seen", text: t(isYou(decider) ? "review.hidden.you" : "review.hidden.other", { who: nameOf(decider) }) })),
+    el("div", { class: "rp-hand", "data-testid": `replay-hand-${seat}`, "data-hidden": "true", role: "group", "aria-label": t("review.hidden_cards", { n: backs }) },
+      ...known.map((c) => cardEl(c, t, { bottomIndex: false, cls: "rv-known" })),
+      ...Array.from({ length: backs }, () => backEl())),
+  ];
+}
+
+/** The decision whose position is the step shown, with the review on; else null. */
+function decisionHere() {
+  const r = S.review;
+  if (!r.on || !r.data) return null;
+  return decisionsByPosition(r.data.review.hands[0]).get(S.step) || null;
+}
+
+/** The cards (and the stock or pile) that a decision's best move and its move played are about. */
+function moveMarks(dec, f) {
+  const top = f.discard_pile.length ? f.discard_pile[f.discard_pile.length - 1] : null;
+  const at = (m) => (["take", "draw_discard"].includes(m.kind) ? { card: top } : m.kind === "draw_stock" ? { stock: true } : m.kind === "pass" ? { pass: true } : { card: m.card });
+  return { best: at(dec.best), played: at(dec.played), same: dec.best.action === dec.played.action };
+}
+
+function seatEl(f, seat, marks = null) {
   const sh = f.hands[seat];
   const d = S.data;
   const hot = f.seat === seat && ["take", "draw_stock", "draw_discard"].includes(f.type) ? f.card : null;
-  const mark = (c) => cardEl(c, t, { cls: c === hot ? "rp-hot" : "", bottomIndex: false });
+  const mark = (c) => {
+    let cls = c === hot && !marks ? "rp-hot" : "";
+    let label = null;
+    if (marks && marks.best.card === c) { cls = "rv-best"; label = `${cardName(c, t)}, ${t("review.best_here")}`; }
+    else if (marks && !marks.same && marks.played.card === c) { cls = "rv-played"; label = `${cardName(c, t)}, ${t("review.played_here")}`; }
+    return cardEl(c, t, { cls, bottomIndex: false, label });
+  };
   const groups = sh.melds.map((m, i) => el("div", { class: `rp-group meld m-${i % 4}`, role: "group", "aria-label": t("replay.meld") },
     ...orderMeld(m).map(mark)));
   if (sh.deadwood.length) {
     groups.push(el("div", { class: "rp-group deadwood", role: "group", "aria-label": t("replay.deadwood_group") }, ...sortByRank(sh.deadwood).map(mark)));
   }
   if (sh.spare) {
-    groups.push(el("div", { class: "rp-group spare", role: "group", "aria-label": t("replay.spare") },
-      mark(sh.spare), el("span", { class: "rp-spare-label", "aria-hidden": "true", text: t("replay.spare") })));
+    // at a reviewed decision the better move is marked instead of the least-deadwood discard
+    const spareLabel = marks ? null : el("span", { class: "rp-spare-label", "aria-hidden": "true", text: t("replay.spare") });
+    groups.push(el("div", { class: "rp-group spare", role: "group", "aria-label": t(marks ? "replay.deadwood_group" : "replay.spare") },
+      mark(sh.spare), spareLabel));
   }
   const chips = [];
   if (d.dealer === seat) chips.push(el("span", { class: "chip", text: t("table.dealer") }));
@@ -88,23 +151,38 @@ function renderFrame() {
   const d = S.data;
   const f = d.frames[S.step];
   const me = bottomSeat();
-  $("rp-top").replaceChildren(...seatEl(f, 1 - me));
-  $("rp-bottom").replaceChildren(...seatEl(f, me));
-  $("rp-top").classList.toggle("acting", f.seat === 1 - me);
-  $("rp-bottom").classList.toggle("acting", f.seat === me);
+  const dec = decisionHere();
+  // at a decision with the review on: the table as the deciding seat saw it, the better move marked
+  const marks = dec ? moveMarks(dec, f) : null;
+  const draw = (seat) => (dec && seat !== dec.seat ? hiddenSeatEl(f, seat, dec.seat) : seatEl(f, seat, dec ? marks : null));
+  $("rp-top").replaceChildren(...draw(1 - me));
+  $("rp-bottom").replaceChildren(...draw(me));
+  $("rp-top").classList.toggle("acting", dec ? dec.seat === 1 - me : f.seat === 1 - me);
+  $("rp-bottom").classList.toggle("acting", dec ? dec.seat === me : f.seat === me);
+  const stockMark = marks && (marks.best.stock ? "rv-best" : !marks.same && marks.played.stock ? "rv-played" : "");
   $("rp-stock").replaceChildren(
     el("span", { class: "rp-label", text: t("table.stock_label", { n: f.stock_count }) }),
-    el("div", { class: "rp-stock-cards" }, backEl(),
-      f.next_stock ? el("div", { class: "rp-next" }, cardEl(f.next_stock, t, { cls: "rp-peek", bottomIndex: false }), el("small", { text: t("replay.next_stock") })) : null),
+    el("div", { class: `rp-stock-cards${stockMark ? ` ${stockMark}` : ""}` }, backEl(),
+      f.next_stock && !dec ? el("div", { class: "rp-next" }, cardEl(f.next_stock, t, { cls: "rp-peek", bottomIndex: false }), el("small", { text: t("replay.next_stock") })) : null,
+      stockMark ? el("small", { class: "rv-mark-label", text: t(stockMark === "rv-best" ? "review.best_here" : "review.played_here") }) : null),
   );
   const pile = f.discard_pile;
   const shown = pile.slice(-PILE_SHOWN);
-  const topHot = f.type === "discard" && pile.length && pile[pile.length - 1] === f.card;
+  const topHot = !dec && f.type === "discard" && pile.length && pile[pile.length - 1] === f.card;
+  const pileMark = (c, i) => {
+    if (!marks || i !== shown.length - 1) return i === shown.length - 1 && topHot ? "rp-hot" : "";
+    if (marks.best.card === c) return "rv-best";
+    return !marks.same && marks.played.card === c ? "rv-played" : "";
+  };
   $("rp-pile").replaceChildren(
     el("span", { class: "rp-label", text: pile.length ? t("replay.pile", { n: pile.length }) : t("table.pile_empty") }),
-    el("div", { class: "rp-pile-cards" }, ...shown.map((c, i) => cardEl(c, t, { cls: i === shown.length - 1 && topHot ? "rp-hot" : "", bottomIndex: false }))),
+    el("div", { class: "rp-pile-cards" }, ...shown.map((c, i) => {
+      const cls = pileMark(c, i);
+      const label = cls === "rv-best" ? `${cardName(c, t)}, ${t("review.best_here")}` : cls === "rv-played" ? `${cardName(c, t)}, ${t("review.played_here")}` : null;
+      return cardEl(c, t, { cls, bottomIndex: false, label });
+    })),
   );
-  $("rp-action").textContent = actionText(f);
+  $("rp-action").textContent = dec ? t(isYou(dec.seat) ? "review.position.you" : "review.position.other", { who: nameOf(dec.seat) }) : actionText(f);
   $("rp-badges").replaceChildren(...f.markers.map((m) => el("div", { class: `rp-badge-row` },
     el("span", { class: `rp-badge rp-${m.kind}`, "data-testid": "replay-badge", "data-kind": m.kind, text: markerLabel(m) }),
     el("span", { class: "rp-badge-detail", text: markerDetail(m) }))));
@@ -121,12 +199,24 @@ function renderFrame() {
   $("rp-first").disabled = $("rp-prev").disabled = S.step === 0;
   $("rp-last").disabled = $("rp-next").disabled = S.step === last;
   for (const b of document.querySelectorAll(".rp-tick, .rp-marker-list button")) b.classList.toggle("current", Number(b.dataset.step) === S.step);
+  renderDecision(dec);
 }
 
 function renderMarkers() {
   const d = S.data;
   const last = Math.max(1, d.frames.length - 1);
-  $("rp-ticks").replaceChildren(...d.markers.map((m) => {
+  const graded = S.review.on && S.review.data ? timelineMarks(S.review.data.review.hands[0], S.review.data.you) : [];
+  $("rp-ticks").replaceChildren(...graded.map((m) => {
+    // a mark at each graded decision's position: its grade's symbol (not only its colour); the
+    // keyboard reaches the decisions through the panel's previous / next buttons
+    const mark = el("span", {
+      class: `rv-tick g-${m.grade}${m.mine ? " mine" : ""}`, "data-step": m.step, "data-grade": m.grade, "data-testid": "review-mark",
+      title: `${t(`review.grade.${m.grade}`)} · ${nameOf(m.seat)} · ${t("replay.step", { n: m.step, total: last })}`,
+      onclick: () => go(m.step), "aria-hidden": "true", text: m.symbol,
+    });
+    mark.style.left = `${(100 * m.step) / last}%`;
+    return mark;
+  }), ...d.markers.map((m) => {
     const tick = el("button", {
       type: "button", class: `rp-tick rp-${m.kind}`, "data-step": m.step,
       title: `${markerLabel(m)} · ${t("replay.step", { n: m.step, total: last })}`, "aria-label": `${markerLabel(m)} · ${t("replay.step", { n: m.step, total: last })}`,
@@ -178,9 +268,159 @@ function renderResult() {
   box.replaceChildren(...kids);
 }
 
+// ---------------------------------------------------------------- the review
+function reviewContext() {
+  const you = S.review.data ? S.review.data.you : S.data.you ?? 0;
+  return { t: S.t, lang: S.lang, you, gameId: S.game.game_id, name: (c) => cardName(c, S.t), nameOf };
+}
+
+function renderDecision(dec) {
+  const r = S.review;
+  const panel = $("rv-panel");
+  panel.hidden = !(r.on && r.data);
+  if (panel.hidden) return;
+  const hand = r.data.review.hands[0];
+  $("rv-prev").disabled = nearestDecision(hand, S.step, -1) === null;
+  $("rv-next").disabled = nearestDecision(hand, S.step, 1) === null;
+  if (!dec) {
+    $("rv-decision").replaceChildren(el("p", { class: "rv-none", text: t(hand && hand.decisions.length ? "review.step_to_decision" : "review.no_decisions") }));
+    return;
+  }
+  $("rv-decision").replaceChildren(decisionEl(dec, reviewContext(), { links: false, onTry: () => openExercise(dec) }),
+    el("p", { class: "rv-legend", text: t(dec.best.action === dec.played.action ? "review.legend_same" : "review.legend") }));
+}
+
+function renderReviewWait() {
+  const r = S.review;
+  const box = $("rv-wait");
+  box.hidden = !r.on || (!r.wait && !r.error);
+  if (r.error) box.replaceChildren(el("p", { class: "rp-error", "data-testid": "review-error", text: r.error }));
+  else box.replaceChildren(r.wait ? progressEl(r.wait.data, S.t, r.wait.busy) : "");
+  const btn = $("rv-toggle");
+  btn.setAttribute("aria-pressed", String(r.on));
+  btn.dataset.i18n = r.on ? "review.hide" : "review.this_hand";
+  btn.textContent = t(btn.dataset.i18n);
+  $("rv-page").href = reviewPage(S.game.game_id, S.number);
+}
+
+function renderExercise() {
+  const x = S.exercise;
+  const box = $("rv-exercise");
+  if (!x) { box.replaceChildren(); return; }
+  if (!x.ex) {
+    box.replaceChildren(el("p", { class: x.error ? "rp-error" : "rv-note", role: x.error ? "alert" : null, text: x.error || t("review.ex.loading") }));
+    return;
+  }
+  box.replaceChildren(exerciseEl(x.ex, reviewContext(), {
+    chosen: x.chosen, answer: x.answer, waiting: x.waiting, error: x.error,
+    onChoose: (action) => chooseMove(action), onClose: closeExercise,
+  }));
+}
+
+async function loadReview() {
+  const r = S.review;
+  const asked = ++r.asked;
+  const number = S.number;
+  r.on = true;
+  r.data = null;
+  r.error = null;
+  r.wait = { data: { status: "queued", progress: { done: 0, total: 0 } }, busy: false };
+  renderReviewWait();
+  let got;
+  try {
+    got = await fetchReview(S.game.game_id, number, S.game.token, {
+      isCurrent: () => asked === r.asked && r.on,
+      onWait: (data, status) => { r.wait = { data, busy: status === 503 }; renderReviewWait(); },
+    });
+  } catch {
+    got = { status: 0, ok: false, data: null };
+  }
+  if (got === null) return;
+  r.wait = null;
+  if (got.ok && got.data && got.data.review) r.data = got.data;
+  else r.error = got.status === 0 ? t("error.network") : errorAnswerText(got.data, S.t, S.lang, "review.error.generic");
+  renderReviewWait();
+  renderMarkers();
+  renderFrame();
+}
+
+function toggleReview() {
+  if (S.review.on) {
+    S.review.on = false;
+    S.review.asked += 1;
+    S.review.wait = null;
+    S.review.error = null;
+    closeExercise();
+    renderReviewWait();
+    renderMarkers();
+    renderFrame();
+    return Promise.resolve();
+  }
+  return loadReview();
+}
+
+function stepDecision(dir) {
+  const hand = S.review.data && S.review.data.review.hands[0];
+  const n = nearestDecision(hand, S.step, dir);
+  if (n !== null) go(n);
+}
+
+async function openExercise(dec) {
+  const x = { dec, ex: null, chosen: null, answer: null, waiting: null, error: null };
+  S.exercise = x;
+  renderExercise();
+  let r;
+  try { r = await fetchExercise(S.game.game_id, dec.hand, dec.step, S.game.token); } catch { r = { status: 0, ok: false, data: null }; }
+  if (S.exercise !== x) return;
+  if (r.ok && r.data && r.data.position) x.ex = r.data;
+  else x.error = r.status === 0 ? t("error.network") : errorAnswerText(r.data, S.t, S.lang, "review.error.generic");
+  renderExercise();
+  const sec = $("rv-exercise").querySelector("[data-testid=exercise]");
+  if (sec) sec.focus();
+}
+
+async function chooseMove(action) {
+  const x = S.exercise;
+  if (!x || !x.ex || x.waiting) return;
+  x.chosen = action;
+  x.answer = null;
+  x.error = null;
+  x.waiting = { status: "queued", progress: { done: 0, total: 0 } };
+  renderExercise();
+  let r;
+  try {
+    r = await tryMove(S.game.game_id, x.dec.hand, x.dec.step, action, S.game.token, {
+      isCurrent: () => S.exercise === x,
+      onWait: (data) => { if (data && data.progress) x.waiting = data; renderExercise(); },
+    });
+  } catch {
+    r = { status: 0, ok: false, data: null };
+  }
+  if (r === null || S.exercise !== x) return;
+  x.waiting = null;
+  if (r.ok && r.data && r.data.tried) x.answer = r.data;
+  else x.error = r.status === 0 ? t("error.network") : errorAnswerText(r.data, S.t, S.lang, "review.error.generic");
+  renderExercise();
+  const b = $("rv-exercise").querySelector(`[data-testid=exercise-move][data-action="${CSS.escape(action)}"]`);
+  if (b) b.focus();
+}
+
+function closeExercise() {
+  const had = !!S.exercise;
+  S.exercise = null;
+  renderExercise();
+  if (had) {
+    const tryBtn = $("rv-decision").querySelector("[data-testid=try-again]");
+    if (tryBtn) tryBtn.focus();
+  }
+}
+
 function render() {
   document.body.classList.remove("loading");
   if (!S.data) return;
+  $("rv-entry").hidden = false;
+  renderReviewWait();
+  renderExercise();
   const d = S.data;
   $("rp-board").hidden = $("rp-controls").hidden = $("rp-panels").hidden = false;
   const sel = $("rp-hand");
@@ -209,6 +449,8 @@ function go(step) {
   const n = Math.max(0, Math.min(last, step));
   if (n === S.step) return;
   S.step = n;
+  if (S.exercise && S.exercise.dec.step - 1 !== n) S.exercise = null;
+  renderExercise();
   renderFrame();
 }
 
@@ -224,9 +466,11 @@ function onKey(e) {
 }
 
 // ---------------------------------------------------------------- loading
-function savedGame() {
-  try { return JSON.parse(localStorage.getItem(KEY_CURRENT) || "null"); } catch { return null; }
+function stored(key, fallback) {
+  try { const v = localStorage.getItem(key); return v === null ? fallback : JSON.parse(v); } catch { return fallback; }
 }
+
+const savedGame = () => stored(KEY_CURRENT, null);
 
 async function load(number) {
   const g = S.game;
@@ -239,11 +483,17 @@ async function load(number) {
   S.data = r.data;
   S.number = r.data.number;
   S.step = 0;
+  S.exercise = null;
+  const wasOn = S.review.on;
+  S.review = { on: false, data: null, wait: null, error: null, asked: S.review.asked + 1 };
   const url = new URL(window.location.href);
   url.searchParams.set("game", g.game_id);
   url.searchParams.set("hand", String(S.number));
+  for (const k of ["step", "try"]) url.searchParams.delete(k);
+  if (wasOn) url.searchParams.set("review", "1");
   history.replaceState(null, "", url.pathname + url.search);
   render();
+  if (wasOn) await loadReview();
 }
 
 async function lastFinished() {
@@ -270,19 +520,26 @@ async function boot() {
   $("rp-last").addEventListener("click", () => go(Infinity));
   $("rp-slider").addEventListener("input", (e) => go(Number(e.target.value)));
   $("rp-hand").addEventListener("change", (e) => load(Number(e.target.value)));
+  $("rv-toggle").addEventListener("click", () => toggleReview());
+  $("rv-prev").addEventListener("click", () => stepDecision(-1));
+  $("rv-next").addEventListener("click", () => stepDecision(1));
   document.addEventListener("keydown", onKey);
   const params = new URLSearchParams(window.location.search);
   const saved = savedGame();
   const wanted = params.get("game");
-  if (!saved || !saved.game_id || !saved.token) {
+  // another game than the one shown: its token if this browser keeps one (a game in progress, a
+  // seat at a table of people: the review page links here for those too)
+  const other = wanted && (!saved || wanted !== saved.game_id)
+    ? tokenFor(wanted, saved, stored("ginrummy.games", []), stored("ginrummy.tables", {})) : null;
+  if (!other && (!saved || !saved.game_id || !saved.token)) {
     showError("replay.error.no_game");
     return;
   }
-  if (wanted && wanted !== saved.game_id) {  // the token kept here is only the current game's
+  if (wanted && wanted !== (saved && saved.game_id) && !other) {  // no token kept for that game
     showError("replay.error.other_game");
     return;
   }
-  S.game = saved;
+  S.game = other ? { game_id: wanted, token: other } : saved;
   const asked = params.get("hand");
   if (asked !== null && !/^[1-9][0-9]{0,5}$/.test(asked)) {
     showError("replay.error.not_found");
@@ -296,9 +553,21 @@ async function boot() {
       if (number === 0) { showError("replay.error.none_finished"); return; }
     }
     await load(number);
+    await openAsked(params);
   } catch {
     showError("replay.error.generic");
   }
+}
+
+/** What the address asked for beyond the hand: its review (?review=1), a step, its exercise (?try=1). */
+async function openAsked(params) {
+  if (!S.data) return;
+  const step = params.get("step");
+  const wanted = step !== null && /^[0-9]{1,4}$/.test(step) ? Number(step) : null;
+  if (params.get("review") === "1" || params.get("try") === "1") await loadReview();
+  if (wanted !== null) go(wanted);
+  const dec = decisionHere();
+  if (params.get("try") === "1" && canTry(dec, S.review.data && S.review.data.you)) await openExercise(dec);
 }
 
 boot();

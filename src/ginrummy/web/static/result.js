@@ -9,6 +9,7 @@ import { $, el, cardEl } from "./page.js";
 import { hasPeople, isCreator, creatorName } from "./seats.js";
 import { isVariant, playerName, variantHeadline, variantResultLines, layoffNote, laidByText } from "./variants.js";
 import { named } from "./render.js";
+import { reviewPage } from "./review_model.js";
 
 /**
  * What the result panel shows, or `{show: false}`: `title`, `sub` (the line under it), `hands`
@@ -79,6 +80,8 @@ export function resultView(p) {
     againHidden: !over,
     // step through this hand face up (the replay page reads the game's token from this browser)
     replay: `/replay?game=${encodeURIComponent(st.game_id)}&hand=${st.hand_number}`,
+    // the review (issue 20): the whole game once it is over, else the hand just finished
+    review: over ? reviewPage(st.game_id) : reviewPage(st.game_id, st.hand_number),
     fair: st.fairness && st.fairness.revealed,
   };
 }
@@ -131,6 +134,8 @@ export function drawResult(p) {
   $("btn-again").hidden = v.againHidden;
   $("btn-replay").hidden = false;
   $("btn-replay").href = v.replay;
+  $("btn-review").hidden = false;
+  $("btn-review").href = v.review;
   drawReveal(v.fair, t);
   if (wasHidden) requestAnimationFrame(() => panel.focus({ preventScroll: false }));
 }
@@ -148,7 +153,7 @@ function drawResigned(v, wasHidden, t) {
   $("result-hands").replaceChildren();
   $("breakdown").replaceChildren();
   $("breakdown").hidden = true;
-  for (const id of ["btn-next", "btn-rematch", "rematch-wait", "btn-replay"]) $(id).hidden = true;
+  for (const id of ["btn-next", "btn-rematch", "rematch-wait", "btn-replay", "btn-review"]) $(id).hidden = true;
   $("btn-again").hidden = false;
   drawReveal(null, t);
   if (wasHidden) requestAnimationFrame(() => $("result").focus({ preventScroll: false }));

@@ -1,0 +1,168 @@
+// The review page (/review?game=<game_id>[&hand=<n>]), issue 20 "Review my game": the review of
+// a finished game or of one finished hand (GET /api/games/{id}/review, .../hands/{n}/review,
+// docs/api.md "Review"), its progress shown while it is made. Per seat (yours first): accuracy,
+// the count of each grade, what the mistakes cost, luck apart from skill; the three turning
+// points; every graded decision, each linked to its position on the replay page (and, for your
+// flawed ones, to its "Try again"). The token is the one this browser keeps for the game (the
+// game shown, a game in progress, or a seat at a table of people). It draws what the server sends.
+
+import { makeT, cardName } from "./i18n.js";
+import { $, el, apiRequest, applyLanguage, pageLanguage } from "./page.js";
+import { errorAnswerText } from "./i18n.js";
+import { playerName } from "./variants.js";
+import { listedDecisions, tokenFor } from "./review_model.js";
+import { fetchReview } from "./review_fetch.js";
+import { decisionEl, progressEl, summaryEl, turningPointsEl } from "./review_view.js";
+
+const S = {
+  lang: "en", t: makeT({}), gameId: null, token: null, state: null, scope: null, finished: [], gameOver: false,
+  data: null, wait: null, busy: false, asked: 0, error: null,
+};
+const t = (...a) => S.t(...a);
+
+function stored(key, fallback) {
+  try { const v = localStorage.getItem(key); return v === null ? fallback : JSON.parse(v); } catch { return fallback; }
+}
+
+function context() {
+  const st = S.state || { you: S.data ? S.data.you : 0 };
+  const you = S.data ? S.data.you : st.you ?? 0;
+  return {
+    t: S.t, lang: S.lang, you, gameId: S.gameId, name: (c) => cardName(c, S.t),
+    nameOf: (seat) => (S.state ? playerName(S.state, seat, S.t) : seat === you ? t("table.you") : t("review.opponent")),
+  };
+}
+
+// ---------------------------------------------------------------- drawing
+function drawScope() {
+  const sel = $("rv-scope");
+  const opts = [];
+  if (S.gameOver) opts.push(el("option", { value: "game", text: t("review.whole_game") }));
+  for (const n of S.finished) opts.push(el("option", { value: String(n), text: t("table.hand_no", { n }) }));
+  sel.replaceChildren(...opts);
+  sel.value = S.scope === null ? "game" : String(S.scope);
+  $("rv-pick").hidden = !opts.length;
+}
+
+function drawWait() {
+  const box = $("rv-wait");
+  box.replaceChildren(S.wait ? progressEl(S.wait, S.t, S.busy) : "");
+  box.hidden = !S.wait;
+}
+
+function drawError() {
+  const box = $("rv-error");
+  box.hidden = !S.error;
+  if (!S.error) return;
+  box.textContent = S.error.key ? t(S.error.key) : errorAnswerText(S.error.data, S.t, S.lang, "review.error.generic");
+  box.dataset.key = S.error.key || (S.error.data && S.error.data.detail && S.error.data.detail.reason ? S.error.data.detail.reason.code : "");
+}
+
+function drawHands() {
+  const c = context();
+  const review = S.data.review;
+  const flawed = $("rv-flawed").checked;
+  const mine = $("rv-mine").checked;
+  const sections = review.hands.map((h) => {
+    const ds = listedDecisions(h, flawed).filter((d) => !mine || d.seat === c.you);
+    const heading = el("h3", { class: "rv-hand-h" }, el("span", { text: t("table.hand_no", { n: h.hand }) }), " ",
+      el("a", { class: "rv-link", href: `/replay?game=${encodeURIComponent(S.gameId)}&hand=${h.hand}&review=1`, text: t("review.open_replay") }));
+    return el("section", { class: "rv-hand", "data-hand": String(h.hand) }, heading,
+      ds.length ? el("div", { class: "rv-decisions" }, ...ds.map((d) => decisionEl(d, c)))
+        : el("p", { class: "rv-none", text: t("review.no_decisions") }));
+  });
+  if (!review.hands.length) sections.push(el("p", { class: "rv-none", text: t("review.no_hands") }));
+  if (!review.complete && S.scope === null) sections.unshift(el("p", { class: "rv-note", text: t("review.incomplete") }));
+  $("rv-hands").replaceChildren(...sections);
+}
+
+function render() {
+  document.body.classList.remove("loading");
+  drawScope();
+  drawWait();
+  drawError();
+  const title = S.scope === null ? t("review.title") : `${t("review.title_hand")} · ${t("table.hand_no", { n: S.scope })}`;
+  $("rv-h1").textContent = title;
+  document.title = `${title} · ${t("app.title")}`;
+  $("rv-content").hidden = !S.data;
+  if (!S.data) return;
+  const c = context();
+  $("rv-summary").replaceChildren(summaryEl(S.data.review, c));
+  $("rv-turning").replaceChildren(turningPointsEl(S.data.review, c));
+  drawHands();
+}
+
+// ---------------------------------------------------------------- loading
+async function load(scope) {
+  S.scope = scope;
+  S.data = null;
+  S.error = null;
+  S.wait = { status: "queued", progress: { done: 0, total: 0 } };
+  const asked = ++S.asked;
+  const url = new URL(window.location.href);
+  url.searchParams.set("game", S.gameId);
+  if (scope === null) url.searchParams.delete("hand"); else url.searchParams.set("hand", String(scope));
+  history.replaceState(null, "", url.pathname + url.search);
+  render();
+  let r;
+  try {
+    r = await fetchReview(S.gameId, scope, S.token, {
+      isCurrent: () => asked === S.asked,
+      onWait: (data, status) => { S.wait = data && data.progress ? data : S.wait; S.busy = status === 503; drawWait(); },
+    });
+  } catch {
+    r = { status: 0, ok: false, data: null };
+  }
+  if (r === null) return;  // another scope was asked for meanwhile
+  S.wait = null;
+  S.busy = false;
+  if (r.ok && r.data && r.data.review) S.data = r.data;
+  else S.error = r.status === 0 ? { key: "error.network" } : { data: r.data };
+  render();
+}
+
+async function setLanguage(lang, save = true) {
+  ({ lang: S.lang, t: S.t } = await applyLanguage(lang, { save, titleKey: "review.title" }));
+  render();
+}
+
+function fail(key) {
+  S.error = { key };
+  S.wait = null;
+  render();
+}
+
+async function boot() {
+  await setLanguage(pageLanguage(), false);
+  $("lang-select").addEventListener("change", (e) => setLanguage(e.target.value));
+  $("rv-scope").addEventListener("change", (e) => load(e.target.value === "game" ? null : Number(e.target.value)));
+  $("rv-flawed").addEventListener("change", () => S.data && drawHands());
+  $("rv-mine").addEventListener("change", () => S.data && drawHands());
+  const params = new URLSearchParams(window.location.search);
+  const current = stored("ginrummy.current", null);
+  S.gameId = params.get("game") || (current && current.game_id) || null;
+  S.token = tokenFor(S.gameId, current, stored("ginrummy.games", []), stored("ginrummy.tables", {}));
+  if (!S.gameId || !S.token) { fail("review.error.no_game"); return; }
+  const asked = params.get("hand");
+  if (asked !== null && !/^[1-9][0-9]{0,5}$/.test(asked)) { fail("replay.error.not_found"); return; }
+  let st;
+  try {
+    st = await apiRequest("GET", `/api/games/${encodeURIComponent(S.gameId)}`, undefined, S.token);
+  } catch {
+    fail("error.network");
+    return;
+  }
+  if (!st.ok || !st.data) { fail(st.status === 404 ? "review.error.no_game" : "review.error.generic"); return; }
+  S.state = st.data;
+  const over = S.state.phase === "game-over";
+  const last = S.state.hand_number || 0;
+  const handOver = S.state.phase === "hand-over" || (over && !S.state.resigned);
+  S.gameOver = over;
+  S.finished = Array.from({ length: handOver ? last : Math.max(0, last - 1) }, (_, i) => i + 1);
+  let scope = asked === null ? null : Number(asked);
+  if (scope === null && !over) scope = S.finished.length ? S.finished[S.finished.length - 1] : null;
+  if (scope === null && !over) { fail("review.error.none_finished"); return; }
+  await load(scope);
+}
+
+boot();

@@ -1,0 +1,36 @@
+// Review my game (issue 20), the talk to the server: a review (or a tried move's answer) asked
+// for again until it is made, honouring the server's Retry-After (docs/api.md "Review": 202 with
+// its progress while it is made, 503 busy while the pool is full), and the "Try again" exercise.
+// The review page (review.js) and the replay page (replay.js) use it; it draws nothing itself.
+
+import { apiRequest } from "./page.js";
+import { exercisePath, pollDelay, reviewPath } from "./review_model.js";
+
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+/**
+ * Ask `method path` (with `body`) until the server answers something else than 202 or 503: each
+ * 202's `{status, progress}` and each 503 go to `onWait(data, status)`; `isCurrent()` false
+ * stops the asking (the page asked for something else meanwhile): resolves null then. The
+ * answer `{status, ok, data}` otherwise.
+ */
+export async function untilMade(method, path, token, { body, onWait = () => {}, isCurrent = () => true, maxTries = 900 } = {}) {
+  for (let i = 0; i < maxTries; i += 1) {
+    const r = await apiRequest(method, path, body, token);
+    if (!isCurrent()) return null;
+    if (r.status !== 202 && !(r.status === 503 && r.data && r.data.detail && r.data.detail.code === "busy")) return r;
+    onWait(r.data, r.status);
+    await sleep(pollDelay(r.retryAfter));
+    if (!isCurrent()) return null;
+  }
+  return { status: 0, ok: false, data: null };
+}
+
+/** The review of a game (`hand` null) or of one finished hand, once made. */
+export const fetchReview = (gameId, hand, token, opts) => untilMade("GET", reviewPath(gameId, hand), token, opts);
+
+/** The "Try again" exercise of the decision at `step` of hand `hand` (its position). */
+export const fetchExercise = (gameId, hand, step, token) => apiRequest("GET", exercisePath(gameId, hand, step), undefined, token);
+
+/** How `action` tried at the exercise compares, once graded. */
+export const tryMove = (gameId, hand, step, action, token, opts) => untilMade("POST", exercisePath(gameId, hand, step), token, { ...opts, body: { action } });
