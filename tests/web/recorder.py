@@ -56,7 +56,7 @@ TIME_KEYS = frozenset({"at", "turn_deadline", "finished_at", "created_at", "upda
 #: keys whose text is an id, a token or an invite code (``{"code", "url"}``), named by
 #: placeholders.
 ID_KEYS = ("game_id", "token", "code")
-_PLACEHOLDER = re.compile(r"<(game_id|token|code):\d+>")
+_PLACEHOLDER = re.compile(r"<(game_id|token|code|rejoin):\d+>")
 
 
 # ------------------------------------------------------------------------------ determinism
@@ -148,15 +148,17 @@ def deterministic(clock: Clock) -> Iterator[None]:
 
 
 # ---------------------------------------------------------------------------- normalising
-def _walk_ids(obj: Any, found: list[tuple[str, str]]) -> None:
-    """``(key, text)`` of every id, token or invite code in ``obj``, in order."""
+def _walk_ids(obj: Any, found: list[tuple[str, str]], parent: str | None = None) -> None:
+    """``(key, text)`` of every id, token or invite code in ``obj``, in order. A seat's own
+    link (``table.rejoin``, added after the corpus was recorded) is named apart (``rejoin``), so
+    that it does not shift the numbering of the invite codes."""
     if isinstance(obj, dict):
         for k, v in obj.items():
             if k in ID_KEYS and isinstance(v, str) and not _PLACEHOLDER.fullmatch(v) \
                     and (k != "code" or "url" in obj):  # an invite's code, not a reason's
-                found.append((k, v))
+                found.append(("rejoin" if parent == "rejoin" else k, v))
             else:
-                _walk_ids(v, found)
+                _walk_ids(v, found, k)
     elif isinstance(obj, list):
         for v in obj:
             _walk_ids(v, found)
