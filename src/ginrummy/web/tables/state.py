@@ -30,7 +30,7 @@ from ...melds import (
 )
 from ...variants import inactive_fields
 from ...views import PlayerView, PublicView, ViewEvent, public_view_of, table_view, view_of
-from .engine import DealInfo, TableEngine
+from .engine import DealInfo, TableEngine, keeps_standard_shape
 from .numbering import GAME_OVER, numbers
 
 __all__ = ["HISTORY_SHOWN", "build_state", "ordered_hand", "result_json", "score_json"]
@@ -467,7 +467,7 @@ def build_state(engine: TableEngine, seat: int, since: int | None, *, game_id: s
     if since is None:
         since = _start(engine, index)
     done = [i for i in range(len(g.deals)) if i != index and g.deals[i].is_over]
-    standard = g.scoring == "standard"  # answered as docs/api.md was written for it
+    standard = keeps_standard_shape(g.scoring)  # answered as docs/api.md was written for it
     state: dict[str, Any] = {
         "game_id": game_id,
         "seq": engine.seq(),
