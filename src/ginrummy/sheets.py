@@ -160,9 +160,13 @@ class Sheet(Protocol):
 
     ``seats`` players sit at the table; ``sides`` are the parties that win or lose together
     (a player each, or the two partnership teams); ``deals_per_hand`` deals make one hand.
+    ``variant`` is false for the one game to the target of RULES.md section 8 only (the form
+    played before the other scorings existed: its records and answers keep their first shape),
+    true for the variants of section 9.
     """
 
     scoring: ClassVar[str]
+    variant: ClassVar[bool]
     seats: ClassVar[int]
     deals_per_hand: ClassVar[int]
     rules: Rules
@@ -208,6 +212,7 @@ class StandardSheet:
     game bonus, shutout. The dealer rotation is the game's (:class:`ginrummy.game.Game`)."""
 
     scoring: ClassVar[str] = "standard"
+    variant: ClassVar[bool] = False
     seats: ClassVar[int] = 2
     deals_per_hand: ClassVar[int] = 1
     sides: ClassVar[tuple[tuple[int, ...], ...]] = ((0,), (1,))
@@ -301,6 +306,7 @@ class HollywoodSheet:
     """
 
     scoring: ClassVar[str] = "hollywood"
+    variant: ClassVar[bool] = True
     seats: ClassVar[int] = 2
     deals_per_hand: ClassVar[int] = 1
     sides: ClassVar[tuple[tuple[int, ...], ...]] = ((0,), (1,))
@@ -396,6 +402,7 @@ class ThreePlayerSheet:
     """
 
     scoring: ClassVar[str] = "three_player"
+    variant: ClassVar[bool] = True
     seats: ClassVar[int] = 3
     deals_per_hand: ClassVar[int] = 1
     sides: ClassVar[tuple[tuple[int, ...], ...]] = ((0,), (1,), (2,))
@@ -512,6 +519,7 @@ class PartnershipSheet:
     teams' tally is a :class:`StandardSheet` (``game``: seats = teams)."""
 
     scoring: ClassVar[str] = "partnership"
+    variant: ClassVar[bool] = True
     seats: ClassVar[int] = 4
     deals_per_hand: ClassVar[int] = 2
     sides: ClassVar[tuple[tuple[int, ...], ...]] = ((0, 2), (1, 3))

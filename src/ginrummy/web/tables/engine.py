@@ -30,14 +30,28 @@ from ...cards import parse_card
 from ...game import Game
 from ...hand import HandState
 from ...rules import Rules
+from ...sheets import SHEETS
 from ...store import DealRow
 from ..http.errors import Illegal
 from . import numbering
 
-__all__ = ["TableEngine", "DealInfo", "YOU", "replay_engine", "MAX_COMPUTER_MOVES"]
+__all__ = ["TableEngine", "DealInfo", "YOU", "replay_engine", "MAX_COMPUTER_MOVES",
+           "keeps_standard_shape"]
 
 #: the creator's seat (the person playing the computers: seat 0).
 YOU = 0
+
+
+def keeps_standard_shape(scoring: str) -> bool:
+    """Whether a table of ``scoring`` is answered and stored as before the other scorings
+    existed: its ``state`` is docs/api.md's (no ``scoring`` nor ``table``), its fairness
+    record's ``current`` is one deal (not a list) and it has no ``game_tables`` row. The
+    sheet's registry decides (:attr:`ginrummy.sheets.Sheet.variant`), not the scoring's name.
+
+    >>> keeps_standard_shape("standard"), keeps_standard_shape("hollywood")
+    (True, False)
+    """
+    return not SHEETS[scoring].variant
 
 #: the most computer moves in a row in one deal before the server gives up (a deal has far
 #: fewer).

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...fairness import FORMAT
-from .engine import DealInfo, TableEngine
+from .engine import DealInfo, TableEngine, keeps_standard_shape
 
 __all__ = ["fairness_record"]
 
@@ -40,7 +40,7 @@ def fairness_record(engine: TableEngine, game_id: str, preset: str, first_dealer
     out: dict[str, Any] = {"format": FORMAT, "game_id": game_id, "scoring": g.scoring,
                            "rules": {"preset": preset, **g.rules.to_dict()},
                            "first_dealer": first_dealer, "hands": hands}
-    if g.scoring == "standard":
+    if keeps_standard_shape(g.scoring):
         out["current"] = current[0] if current else None
     else:
         out["current"] = current or None

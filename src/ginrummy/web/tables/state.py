@@ -28,9 +28,10 @@ from ...melds import (
     evaluate_discards,
     min_deadwood_mask,
 )
+from ...sheets import HollywoodSheet, PartnershipSheet, StandardSheet, ThreePlayerSheet
 from ...variants import inactive_fields
 from ...views import PlayerView, PublicView, ViewEvent, public_view_of, table_view, view_of
-from .engine import DealInfo, TableEngine
+from .engine import DealInfo, TableEngine, keeps_standard_shape
 from .numbering import GAME_OVER, numbers
 
 __all__ = ["HISTORY_SHOWN", "build_state", "ordered_hand", "result_json", "score_json"]
@@ -329,7 +330,7 @@ def _hollywood_score(game: Game) -> dict[str, Any]:
     final = None
     if sh.is_over:
         final = {"winner": game.winner, "totals": totals, "margin": game.margin()}
-    return {"scoring": "hollywood", "target": game.rules.target,
+    return {"scoring": game.scoring, "target": game.rules.target,
             "hands": _deal_lines(game, games=True), "games": games, "totals": totals,
             "final": final}
 
@@ -350,7 +351,7 @@ def _three_score(game: Game) -> dict[str, Any]:
             net[w] += f.margin
             net[opp] -= f.margin
         final = {"winner": w, "net": net, "settlements": settlements}
-    return {"scoring": "three_player", "target": game.rules.target,
+    return {"scoring": game.scoring, "target": game.rules.target,
             "hand_points": list(sh.hand_points), "boxes": list(sh.boxes),
             "hands": _deal_lines(game, players=True),
             "next": None if sh.is_over else {"dealer": sh.dealer, "players": list(sh.players)},
@@ -374,22 +375,23 @@ def _partnership_score(game: Game) -> dict[str, Any]:
                            "kind": o.kind if o is not None else None})
         hands.append({"number": n, "tables": tables, "team": summary.winner,
                       "net": summary.points, "running": list(run)})
-    return {"scoring": "partnership", "target": game.rules.target,
+    return {"scoring": game.scoring, "target": game.rules.target,
             "teams": [list(side) for side in sh.sides],
             "hand_points": list(sh.game.hand_points), "boxes": list(sh.game.boxes),
             "hands": hands, "final": sh.final().to_json() if sh.is_over else None}
 
 
-#: ``state.score`` of each scoring's sheet (docs/api.md; docs/variants.md).
-SCORE_JSON: dict[str, Callable[[Game], dict[str, Any]]] = {
-    "standard": _standard_score, "hollywood": _hollywood_score,
-    "three_player": _three_score, "partnership": _partnership_score,
+#: ``state.score`` of each sheet class (docs/api.md; docs/variants.md): the game's sheet, not
+#: its scoring's name, chooses the builder.
+SCORE_JSON: dict[type[Any], Callable[[Game], dict[str, Any]]] = {
+    StandardSheet: _standard_score, HollywoodSheet: _hollywood_score,
+    ThreePlayerSheet: _three_score, PartnershipSheet: _partnership_score,
 }
 
 
 def score_json(game: Game) -> dict[str, Any]:
     """``state.score``: the score sheet of the game's scoring."""
-    return SCORE_JSON[game.scoring](game)
+    return SCORE_JSON[type(game.sheet)](game)
 
 
 # ------------------------------------------------------------------------------- the state
@@ -467,7 +469,7 @@ def build_state(engine: TableEngine, seat: int, since: int | None, *, game_id: s
     if since is None:
         since = _start(engine, index)
     done = [i for i in range(len(g.deals)) if i != index and g.deals[i].is_over]
-    standard = g.scoring == "standard"  # answered as docs/api.md was written for it
+    standard = keeps_standard_shape(g.scoring)  # answered as docs/api.md was written for it
     state: dict[str, Any] = {
         "game_id": game_id,
         "seq": engine.seq(),

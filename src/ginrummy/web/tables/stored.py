@@ -37,7 +37,7 @@ from ...store import (
 )
 from ..http.errors import NotFound
 from ..http.tokens import token_hash
-from .engine import YOU, DealInfo, TableEngine, replay_engine
+from .engine import YOU, DealInfo, TableEngine, keeps_standard_shape, replay_engine
 
 __all__ = ["Loaded", "Seated", "TableRecords"]
 
@@ -136,7 +136,7 @@ class TableRecords:
     def keep_scoring(self, game_id: str, scoring: str, conn: Connection | None = None) -> None:
         """Store a new game's scoring (in the caller's transaction ``conn`` if given): a row
         for every scoring but the standard one, which a game without a row has."""
-        if scoring == "standard":
+        if keeps_standard_shape(scoring):
             return
         if conn is None:
             self.vstore.set_scoring(game_id, scoring)
