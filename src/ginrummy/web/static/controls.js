@@ -30,6 +30,7 @@ export function wireControls({ send, get }) {
   click("btn-pass", { type: "play", kind: "pass" });
   click("btn-big-gin", { type: "play", kind: "big_gin", sound: "gin" });
   click("btn-next", { type: "play", kind: "next_hand" });
+  click("btn-go-next", { type: "play", kind: "next_hand" });
   on("btn-discard", "click", () => send({ type: "discard_selected" }));
   click("btn-knock", { type: "knock" });
   click("btn-gin", { type: "gin" });
