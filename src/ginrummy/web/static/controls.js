@@ -72,6 +72,7 @@ export function wireControls({ send, get }) {
   on("new-scoring", "change", () => onScoringChange(get()));
   on("new-kind", "change", () => updatePresetNote(get()));
   on("new-fields", "change", (e) => onFieldChange(get(), e.target));
+  on("new-fields", "input", (e) => { if (e.target.id === "f-target") updatePresetNote(get()); });
 
   // ---------------------------------------------------------------- tables of people (docs/tables.md)
   on("new-kind", "change", () => onKindChange(get(), remembered()));
