@@ -30,3 +30,36 @@ def test_the_new_game_summary_names_the_target_chosen(new_context: Any, server: 
     assert "First to 150." in page.inner_text(NOTE)
     page.select_option("[data-testid=opponent-kind]", "friends")  # a table of people: the same
     assert "First to 150." in page.inner_text(NOTE)
+
+
+def test_the_join_dialog_names_the_creator_or_says_why_one_cannot_sit(
+        new_context: Any, server: LiveServer) -> None:
+    made = server.api("POST", "/api/games", body={
+        "seats": [{"kind": "person"}, {"kind": "open"}], "name": "Ann"})
+    url = made["invite"]["url"]
+    url = url if url.startswith("http") else server.base + url
+    bo = new_context(viewport=PHONE).new_page()
+    bo.goto(url)
+    bo.wait_for_selector("#dlg-join[open] [data-testid=join-name]")
+    assert bo.inner_text("#join-h") == "Join Ann's table"
+    bo.screenshot(path="/tmp/f3_join_named_phone.png")
+    server.api("POST", f"/api/invites/{made['invite']['code']}/join", body={"name": "Cy"})
+    late = new_context().new_page()
+    late.goto(url)
+    late.wait_for_selector("#dlg-join[open] [data-testid=join-state]")
+    assert late.inner_text("#join-h") == "This table is full"
+    assert "every seat is taken" in late.inner_text("[data-testid=join-state]")
+    late.screenshot(path="/tmp/f3_join_full_desktop.png")
+    server.api("POST", f"/api/games/{made['game_id']}/start", token=made["token"])
+    later = new_context(viewport=PHONE).new_page()
+    later.goto(url)
+    later.wait_for_selector("#dlg-join[open] [data-testid=join-state]")
+    assert later.inner_text("#join-h") == "This game has started"
+    # Bo, whose dialog was open all along, tries anyway: the title says why he cannot
+    bo.fill("[data-testid=join-name]", "Bo")
+    bo.click("[data-testid=join-table]")
+    bo.wait_for_selector("#dlg-join[open] [data-testid=join-state]:visible")
+    assert bo.inner_text("#join-h") == "This game has started"
+    later.goto(server.base + "/join/nosuchcode")
+    later.wait_for_selector("#dlg-join[open] [data-testid=join-state]")
+    assert later.inner_text("#join-h") == "No table at this link"

@@ -736,7 +736,7 @@ export function createSession({ store, redraw }) {
       return false;
     }
     if (!r.ok) {
-      showInvite({ code, data: null, problem: r.status === 404 ? t("join.unknown") : detailMessage(r.data) });
+      showInvite({ code, data: null, problem: r.status === 404 ? t("join.unknown") : detailMessage(r.data), why: r.status === 404 ? "unknown" : "closed" });
       return true;
     }
     dispatch({ type: "invite", invite: { code, data: r.data, problem: null } });
@@ -820,8 +820,8 @@ export function createSession({ store, redraw }) {
         if (["table_full", "started", "seat_taken", "name_taken"].includes(code)) {
           let data = invite.data;
           try { const again = await api("GET", `/api/invites/${encodeURIComponent(invite.code)}`); if (again.ok) data = again.data; } catch { /* keep */ }
-          if (code === "table_full" || code === "started") { showInvite({ ...invite, data, problem: t(code === "table_full" ? "join.full" : "join.started") }); return; }
-          showInvite({ ...invite, data, problem: null });  // the seats as they are now (who sits there under that name)
+          if (code === "table_full" || code === "started") { showInvite({ ...invite, data, problem: t(code === "table_full" ? "join.full" : "join.started"), why: code === "table_full" ? "full" : "started" }); return; }
+          showInvite({ ...invite, data, problem: null, why: null });  // the seats as they are now (who sits there under that name)
         }
         const reason = r.data && r.data.detail && r.data.detail.reason && r.data.detail.reason.code;
         // the reason names the name: another try

@@ -84,7 +84,7 @@ function shown(page, state, lastSeq) {
  * - `presence` {gameId, seats}: who is connected, on the state of that game only
  * - `log` {state}: the whole deal's events, merged into the move log
  * - `conn` {conn}: the live connection's state (connecting, live, reconnecting, closed; null: none)
- * - `invite` {invite}: the invite being answered ({code, data, problem}), or null
+ * - `invite` {invite}: the invite being answered ({code, data, problem, why: the code of why one cannot sit}), or null
  */
 export function reduce(page, a) {
   switch (a.type) {
