@@ -1,12 +1,14 @@
 """Small things a tester found at tables of people (issue 21 item 16): the new-game dialog's
-summary names the target chosen, not the preset's."""
+summary names the target chosen, not the preset's; the join dialog's title names whose table
+it is, or why one cannot sit; the quick messages stay in the move log."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from browser_helpers import PHONE, LiveServer
+from browser_helpers import DESKTOP, PHONE, LiveServer
+from table_driver import Table
 
 pytestmark = pytest.mark.browser
 
@@ -63,3 +65,30 @@ def test_the_join_dialog_names_the_creator_or_says_why_one_cannot_sit(
     later.goto(server.base + "/join/nosuchcode")
     later.wait_for_selector("#dlg-join[open] [data-testid=join-state]")
     assert later.inner_text("#join-h") == "No table at this link"
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_quick_messages_stay_in_the_move_log(new_context: Any, server: LiveServer,
+                                             size: str) -> None:
+    table = Table.of_people(server, "standard", 2)
+    viewport = PHONE if size == "phone" else DESKTOP
+    pages = []
+    for seat in (0, 1):
+        p = new_context(viewport=viewport).new_page()
+        table.open(p, seat)
+        p.wait_for_selector("#table[aria-busy=false] [data-testid=hand] [data-card]")
+        pages.append(p)
+    ann, bo = pages
+    ann.click("[data-testid=quick-messages]")
+    with ann.expect_response(lambda r: r.url.endswith("/messages")) as resp:
+        ann.click("[data-testid=quick-good_luck]")
+    assert resp.value.status == 200
+    line = "#moves-list li[data-type=message]"
+    bo.wait_for_selector(f"{line}:has-text('Ann: “Good luck!”')", state="attached", timeout=10_000)
+    ann.wait_for_selector(f"{line}:has-text('You: “Good luck!”')", state="attached", timeout=10_000)
+    # still there once the bubble is gone, and after a reload
+    bo.wait_for_selector("#bubble-0.show", state="hidden", timeout=10_000)
+    bo.reload()
+    bo.wait_for_selector(f"{line}:has-text('Ann: “Good luck!”')", state="attached", timeout=10_000)
+    bo.locator("#moves").scroll_into_view_if_needed()
+    bo.screenshot(path=f"/tmp/f3_log_message_{size}.png")
