@@ -92,3 +92,36 @@ def test_quick_messages_stay_in_the_move_log(new_context: Any, server: LiveServe
     bo.wait_for_selector(f"{line}:has-text('Ann: “Good luck!”')", state="attached", timeout=10_000)
     bo.locator("#moves").scroll_into_view_if_needed()
     bo.screenshot(path=f"/tmp/f3_log_message_{size}.png")
+
+
+OVERLAP = """() => {
+  const r = document.getElementById('toast').getBoundingClientRect();
+  return [...document.querySelectorAll('footer a, footer span')].filter((a) => {
+    const b = a.getBoundingClientRect();
+    return b.width && r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom;
+  }).map((a) => a.textContent);
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_link_copied_notice_leaves_the_footer_links_free(new_context: Any, server: LiveServer,
+                                                             size: str) -> None:
+    made = server.api("POST", "/api/games", body={
+        "seats": [{"kind": "person"}, {"kind": "open"}], "name": "Ann"})
+    table = Table(server, made["game_id"], {0: made["token"]})
+    ctx = new_context(viewport=PHONE if size == "phone" else DESKTOP)
+    ctx.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = ctx.new_page()
+    table.open(page, 0)
+    page.wait_for_selector("[data-testid=copy-invite]:visible")
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    page.click("[data-testid=copy-invite]")
+    page.wait_for_selector("#toast:visible")
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_timeout(100)
+    assert page.evaluate(OVERLAP) == []
+    page.screenshot(path=f"/tmp/f3_toast_{size}.png")
+    # scrolled back up (the footer out of sight): the notice at the window's bottom again
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.wait_for_timeout(100)
+    assert page.evaluate(OVERLAP) == []
