@@ -341,3 +341,12 @@ test("the move log keeps the quick messages of the deal after the move they foll
   // the first hand's log also has those sent before its deal
   assert.equal(logView(shown({ ...st, hand_number: 1, events: st.events.map((e) => ({ ...e, hand: 1 })) })).items.filter((i) => i.type === "message").length, 4);
 });
+
+test("a result kept on screen after someone else's Next hand: the prompt, and Next hand goes to the hand kept aside (issue 21 item 9)", () => {
+  const p = shown(handOver);
+  assert.deepEqual([resultView(p).ahead, resultView(p).aheadText], [false, ""]);
+  const waiting = resultView({ ...p, ahead: { ...handOver, hand_number: 3, phase: "opponent" } });
+  assert.deepEqual([waiting.show, waiting.ahead, waiting.aheadText, waiting.nextDisabled], [true, true, "The next hand has started.", false]);
+  const yours = resultView({ ...p, ahead: { ...handOver, hand_number: 3, phase: "draw" }, state: { ...handOver, legal: [] } });
+  assert.deepEqual([yours.aheadText, yours.nextDisabled], ["The next hand has started, and it is your turn.", false]);
+});

@@ -76,6 +76,7 @@ export function resultView(p) {
     nextHidden: over,
     // someone else started the next deal: this result stays until the person goes on (issue 21)
     ahead: !over && !!p.ahead,
+    aheadText: p.ahead ? t(["offer", "draw", "discard"].includes(p.ahead.phase) ? "friends.next_started_turn" : "friends.next_started") : "",
     nextDisabled: !(p.ahead || findLegal(st, "next_hand")) || p.busy,
     rematchHidden: !(over && hasPeople(st) && isCreator(st)),
     waiting: host ? t("friends.rematch_wait", { name: host }) : "",
@@ -131,6 +132,7 @@ export function drawResult(p) {
   $("btn-next").hidden = v.nextHidden;
   $("btn-next").disabled = v.nextDisabled;
   $("result-ahead").hidden = !v.ahead;
+  $("result-ahead-text").textContent = v.aheadText;
   $("btn-rematch").hidden = v.rematchHidden;
   $("rematch-wait").hidden = !v.waiting;
   $("rematch-wait").textContent = v.waiting;

@@ -146,7 +146,7 @@ export function createSession({ store, redraw }) {
     const before = get().ahead || get().state;
     const first = !get().ahead;
     dispatch(...also, { type: "shown", state, lastSeq });
-    if (first) announce(() => t("friends.next_started"));
+    if (first) announce(() => t(["offer", "draw", "discard"].includes(state.phase) ? "friends.next_started_turn" : "friends.next_started"));
     for (const words of showMessages(before, state, get().t, opponentSeat(state))) announce(words);
   }
 
