@@ -445,6 +445,10 @@ def _finish_game(ann: Any, bo: Any, *, limit: int = 8) -> None:
         for p in (ann, bo):
             if enabled(p, "next-hand"):
                 click_and_settle(p, "[data-testid=next-hand]")
+                # the other keeps the result until they go on too (issue 21 item 9)
+                other = bo if p is ann else ann
+                other.wait_for_selector("[data-testid=go-next]:visible", timeout=10_000)
+                other.click("[data-testid=go-next]")
                 break
         else:
             raise AssertionError("nobody can deal the next hand")

@@ -139,3 +139,56 @@ test("the live connection's state and the invite answered are kept; the same sta
   p = reduce(p, { type: "invite", invite: { code: "abcd", data: null, problem: "No such table" } });
   assert.deepEqual(p.invite, { code: "abcd", data: null, problem: "No such table" });
 });
+
+// issue 21 item 9: at a table of people anyone's Next hand starts the next deal for everyone;
+// each person leaves the result when they choose
+const people = (over = {}) => deal({
+  seats: [{ seat: 0, kind: "person", name: "Ann" }, { seat: 1, kind: "person", name: "Bo" }], ...over,
+});
+
+test("someone else's Next hand: the result stays shown, the next deal is kept aside until the person goes on", () => {
+  const over = people({ phase: "hand-over", seq: 30, result: { kind: "knock" } });
+  let p = reduce(initialPage(), { type: "seat", game: { game_id: "g1", token: "t" }, state: over });
+  const next = people({ hand_number: 2, seq: 32, phase: "opponent", hand: ["AS"], events: [{ seq: 31, type: "deal", hand: 2 }] });
+  p = reduce(p, { type: "shown", state: next, lastSeq: 32 });
+  assert.equal(p.state, over);        // the result stays on screen
+  assert.equal(p.ahead, next);        // the next deal is known
+  assert.equal(p.lastSeq, 32);        // and its events are not asked for again
+  const later = people({ ...next, seq: 34, phase: "draw" });
+  p = reduce(p, { type: "shown", state: later, lastSeq: 34 });
+  assert.equal(p.state, over);
+  assert.equal(p.ahead, later);       // the newest of it
+  p = reduce(p, { type: "presence", gameId: "g1", seats: [{ seat: 1, connected: false }] });
+  assert.equal(p.ahead.seats[1].connected, false);
+  p = reduce(p, { type: "go_ahead" });
+  assert.equal(p.state.hand_number, 2);
+  assert.equal(p.state.phase, "draw");
+  assert.equal(p.ahead, null);
+  assert.equal(p.log.hand, 2);
+  assert.deepEqual(p.order, ["AS"]);
+  assert.equal(reduce(p, { type: "go_ahead" }), p);  // nothing kept aside: no news
+});
+
+test("the person's own Next hand shows the next deal at once; so does a table against the computer", () => {
+  const over = people({ phase: "hand-over", seq: 30 });
+  const next = people({ hand_number: 2, seq: 32, phase: "draw" });
+  let p = reduce(initialPage(), { type: "seat", game: { game_id: "g1", token: "t" }, state: over });
+  p = reduce(p, { type: "leaving" });
+  p = reduce(p, { type: "shown", state: people({ ...over, seq: 31 }) });  // the same deal meanwhile
+  assert.equal(p.leaving, true);
+  p = reduce(p, { type: "shown", state: next, lastSeq: 32 });
+  assert.equal(p.state, next);
+  assert.equal(p.ahead, null);
+  assert.equal(p.leaving, false);     // the next result is kept again
+  const solo = (o) => deal({ seats: [{ seat: 0, kind: "person" }, { seat: 1, kind: "computer" }], ...o });
+  p = reduce(initialPage(), { type: "seat", game: { game_id: "g1", token: "t" }, state: solo({ phase: "hand-over" }) });
+  p = reduce(p, { type: "shown", state: solo({ hand_number: 2, seq: 9 }) });
+  assert.equal(p.state.hand_number, 2);
+  assert.equal(p.ahead, null);
+  // a deal in play is never held; a new table (another game) is never held
+  p = reduce(initialPage(), { type: "seat", game: { game_id: "g1", token: "t" }, state: people({ phase: "opponent" }) });
+  assert.equal(reduce(p, { type: "shown", state: next }).state, next);
+  p = reduce(initialPage(), { type: "seat", game: { game_id: "g1", token: "t" }, state: over });
+  const other = people({ game_id: "g2", hand_number: 1, seq: 1 });
+  assert.equal(reduce(p, { type: "shown", state: other }).state, other);
+});

@@ -316,3 +316,37 @@ test("the status while another person plays: never 'You is playing', and an away
   assert.equal(statusView(shown(handed)).text, "Ben is playing…");
   assert.equal(statusView(shown({ ...his, seats })).text, "Ben is playing…");
 });
+
+test("the move log keeps the quick messages of the deal after the move they followed (issue 21 item 16)", () => {
+  const st = {
+    ...discardState,
+    seats: [{ seat: 0, kind: "person", name: "Ann" }, { seat: 1, kind: "person", name: "Bo" }],
+    messages: [
+      { seq_at: 0, seat: 1, message: "hello", at: 1 },        // before this deal: not in its log
+      { seq_at: 2, seat: 1, message: "good_luck", at: 5 },
+      { seq_at: 2, seat: 0, message: "thanks", at: 6 },
+      { seq_at: 4, seat: 0, message: "oops", at: 9 },
+    ],
+    events: [{ seq: 1, type: "deal", hand: 2 }, { seq: 2, type: "draw_stock", seat: 1, hand: 2 },
+      { seq: 3, type: "discard", seat: 1, card: "TC", hand: 2 }, { seq: 4, type: "draw_stock", seat: 0, hand: 2 }],
+  };
+  const v = logView(shown(st));
+  assert.deepEqual(v.items.map((i) => [i.cls, i.type]), [["all", "deal"], ["other", "draw_stock"], ["other", "message"],
+    ["mine", "message"], ["other", "discard"], ["mine", "draw_stock"], ["mine", "message"]]);
+  assert.equal(v.items[2].text, "Bo: “Good luck!”");
+  assert.equal(v.items[3].text, `You: “${t("quick.thanks")}”`);
+  assert.equal(v.count, 7);
+  // while another seat's moves are replayed, the messages after them wait too
+  assert.deepEqual(logView(shown(st, { animating: true, logUpTo: 2 })).items.map((i) => i.type), ["deal", "draw_stock", "message", "message"]);
+  // the first hand's log also has those sent before its deal
+  assert.equal(logView(shown({ ...st, hand_number: 1, events: st.events.map((e) => ({ ...e, hand: 1 })) })).items.filter((i) => i.type === "message").length, 4);
+});
+
+test("a result kept on screen after someone else's Next hand: the prompt, and Next hand goes to the hand kept aside (issue 21 item 9)", () => {
+  const p = shown(handOver);
+  assert.deepEqual([resultView(p).ahead, resultView(p).aheadText], [false, ""]);
+  const waiting = resultView({ ...p, ahead: { ...handOver, hand_number: 3, phase: "opponent" } });
+  assert.deepEqual([waiting.show, waiting.ahead, waiting.aheadText, waiting.nextDisabled], [true, true, "The next hand has started.", false]);
+  const yours = resultView({ ...p, ahead: { ...handOver, hand_number: 3, phase: "draw" }, state: { ...handOver, legal: [] } });
+  assert.deepEqual([yours.aheadText, yours.nextDisabled], ["The next hand has started, and it is your turn.", false]);
+});

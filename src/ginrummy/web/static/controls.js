@@ -30,6 +30,7 @@ export function wireControls({ send, get }) {
   click("btn-pass", { type: "play", kind: "pass" });
   click("btn-big-gin", { type: "play", kind: "big_gin", sound: "gin" });
   click("btn-next", { type: "play", kind: "next_hand" });
+  click("btn-go-next", { type: "play", kind: "next_hand" });
   on("btn-discard", "click", () => send({ type: "discard_selected" }));
   click("btn-knock", { type: "knock" });
   click("btn-gin", { type: "gin" });
@@ -71,6 +72,7 @@ export function wireControls({ send, get }) {
   on("new-scoring", "change", () => onScoringChange(get()));
   on("new-kind", "change", () => updatePresetNote(get()));
   on("new-fields", "change", (e) => onFieldChange(get(), e.target));
+  on("new-fields", "input", (e) => { if (e.target.id === "f-target") updatePresetNote(get()); });
 
   // ---------------------------------------------------------------- tables of people (docs/tables.md)
   on("new-kind", "change", () => onKindChange(get(), remembered()));

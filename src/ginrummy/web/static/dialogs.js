@@ -53,7 +53,15 @@ export function updatePresetNote(p) {
   const scoring = $("new-scoring").value || "standard";
   const people = $("new-kind").value === "friends" && t.has(`scoring_note.${scoring}_people`);
   const table = scoring === "standard" ? "" : t(`scoring_note.${scoring}${people ? "_people" : ""}`, null, "");
-  $("new-preset-note").textContent = [t(`preset_note.${name}`, null, ""), table].filter(Boolean).join(" ");
+  $("new-preset-note").textContent = [t(`preset_note.${name}`, null, ""), firstTo(p, name), table].filter(Boolean).join(" ");
+}
+
+/** "First to 100.": the game's target as chosen now (the field once customised), else the preset's. */
+function firstTo(p, preset) {
+  const field = $("f-target");
+  const chosen = field && field.value !== "" ? Number(field.value) : NaN;
+  const target = Number.isFinite(chosen) && chosen > 0 ? chosen : (((p.meta && p.meta.presets) || {})[preset] || {}).target;
+  return target ? p.t("new.first_to", { n: target }) : "";
 }
 
 /** Another preset chosen: its fields' values. */
@@ -78,6 +86,7 @@ export function onFieldChange(p, target) {
   const num = target && target.id && target.id.endsWith("-on") ? $(target.id.slice(0, -3)) : null;
   if (num && num.dataset.kind === "onoff") num.disabled = !target.checked;
   applyConstraints($("new-fields"), $("new-scoring").value, p.meta, p.t);
+  updatePresetNote(p);  // the note names the target chosen
 }
 
 /** How a rules field of /api/meta is asked for: a choice, a box (bool), a number that may be off (onoff), a number, a text. */

@@ -324,6 +324,10 @@ export function drawJoin(p, name) {
   $("join-name").removeAttribute("aria-invalid");
   const closed = inv && (inv.full || (inv.status !== "waiting" && !(inv.seats || []).some((s) => s.kind === "open")));
   const why = problem || (closed ? t(inv.status === "waiting" ? "join.full" : inv.status === "over" ? "join.over" : "join.started") : null);
+  // the title says why one cannot sit, else whose table it is (seat 0: its creator)
+  const whyCode = (p.invite && p.invite.why) || (closed ? (inv.status === "waiting" ? "full" : inv.status === "over" ? "over" : "started") : problem ? "closed" : null);
+  const host = inv && (inv.seats || []).find((s) => s.seat === 0 && s.kind === "person" && s.name);
+  $("join-h").textContent = whyCode ? t(`join.title_${whyCode}`) : host ? t("join.title_named", { name: host.name }) : t("join.title");
   $("join-state").hidden = !why;
   $("join-state").textContent = why || "";
   $("join-fields").hidden = !!why;

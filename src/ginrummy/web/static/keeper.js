@@ -92,7 +92,8 @@ function scoringChanged() {
 }
 
 function noteNew() {
-  const bits = [t(`preset_note.${$("kp-preset").value}`, null, "")];
+  const target = Number($("kp-target").value);
+  const bits = [t(`preset_note.${$("kp-preset").value}`, null, ""), target > 0 ? t("new.first_to", { n: target }) : ""];
   if (scoringOf() !== "standard") bits.push(t(`scoring_note.${scoringOf()}`, null, ""));
   $("kp-preset-note").textContent = bits.filter(Boolean).join(" ");
 }
@@ -367,6 +368,7 @@ async function boot() {
   $("lang-select").addEventListener("change", (e) => setLanguage(e.target.value));
   $("kp-scoring").addEventListener("change", scoringChanged);
   $("kp-preset").addEventListener("change", presetChanged);
+  $("kp-target").addEventListener("input", noteNew);
   $("kp-big-on").addEventListener("change", () => { $("kp-big").disabled = !$("kp-big-on").checked; });
   $("kp-new-form").addEventListener("submit", createSheet);
   $("kp-hand-form").addEventListener("submit", addHand);

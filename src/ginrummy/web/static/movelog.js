@@ -41,11 +41,18 @@ export function logView(p) {
   const log = shownLog(p);
   const entries = log ? logEntries(log).filter((e) => e.seq <= upTo) : [];
   const you = st ? st.you ?? 0 : 0;
-  const items = entries.map((e) => {
+  const moves = entries.map((e) => {
     const words = moveText(st, e, t);
     const cls = e.seat === you ? "mine" : e.seat === null || e.seat === undefined ? "all" : "other";
-    return words ? { cls, type: e.type, text: words } : null;
+    return words ? { cls, type: e.type, text: words, seq: e.seq, kind: 0 } : null;
   }).filter(Boolean);
+  const said = log ? messagesOfDeal(st, log, upTo).map((m) => ({
+    cls: m.seat === you ? "mine" : "other", type: "message", seq: m.seq_at, kind: 1, at: m.at ?? 0,
+    text: t("log.message", { name: playerName(st, m.seat, t), text: t(`quick.${m.message}`, null, m.message) }),
+  })) : [];
+  // a quick message after the move it followed (its bubble lasts 4 s; the log keeps it)
+  const items = [...moves, ...said].sort((a, b) => a.seq - b.seq || a.kind - b.kind || (a.at ?? 0) - (b.at ?? 0))
+    .map(({ cls, type, text }) => ({ cls, type, text }));
   const last = [...entries].reverse().find((e) => e.seat !== you && e.seat !== null && e.seat !== undefined && e.type !== "deal");
   const show = !!(last && st && !["hand-over", "game-over"].includes(st.phase) && !p.animating);
   return {
@@ -55,6 +62,17 @@ export function logView(p) {
     last: show ? t("log.last", { text: moveText(st, last, t) }) : "",
     lastShown: show,
   };
+}
+
+/**
+ * The quick messages of the table of `st` sent during the deal of `log` (from its first event
+ * on; at the first hand also those sent before the deal), up to the event `upTo`.
+ */
+function messagesOfDeal(st, log, upTo) {
+  const first = (log.events[0] || {}).seq;
+  if (typeof first !== "number") return [];
+  const from = st.hand_number === 1 ? -Infinity : first;
+  return ((st && st.messages) || []).filter((m) => typeof m.seq_at === "number" && m.seq_at >= from && m.seq_at <= upTo);
 }
 
 /** The move log's list and the last move of another seat, in the page's language. */

@@ -28,13 +28,31 @@ export function el(tag, attrs = {}, ...kids) {
 }
 
 let toastTimer = null;
-/** Show `text` for four seconds in the page's toast (the element with id `toast`). */
+/**
+ * Show `text` for four seconds in the page's toast (the element with id `toast`), above the
+ * page's footer while the footer is in sight (the toast never covers its links: issue 21).
+ */
 export function toast(text) {
   const box = $("toast");
   box.textContent = text;
   box.hidden = false;
+  clearOfFooter();
+  addEventListener("scroll", clearOfFooter, { passive: true });
+  addEventListener("resize", clearOfFooter, { passive: true });
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
+  toastTimer = setTimeout(() => {
+    box.hidden = true;
+    removeEventListener("scroll", clearOfFooter);
+    removeEventListener("resize", clearOfFooter);
+  }, 4000);
+}
+
+/** The toast's distance from the window's bottom: above the footer's part in sight. */
+function clearOfFooter() {
+  const box = $("toast");
+  const foot = document.querySelector("footer");
+  const seen = foot ? innerHeight - foot.getBoundingClientRect().top : 0;  // the footer's height in sight
+  box.style.bottom = seen > 0 ? `${Math.round(Math.min(seen, innerHeight / 2)) + 10}px` : "";
 }
 
 /**

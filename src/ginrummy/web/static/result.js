@@ -74,7 +74,10 @@ export function resultView(p) {
   return {
     show: true, resigned: false, title: over && final ? overText : headline, sub: sub.join(" · "), hands, breakdown,
     nextHidden: over,
-    nextDisabled: !findLegal(st, "next_hand") || p.busy,
+    // someone else started the next deal: this result stays until the person goes on (issue 21)
+    ahead: !over && !!p.ahead,
+    aheadText: p.ahead ? t(["offer", "draw", "discard"].includes(p.ahead.phase) ? "friends.next_started_turn" : "friends.next_started") : "",
+    nextDisabled: !(p.ahead || findLegal(st, "next_hand")) || p.busy,
     rematchHidden: !(over && hasPeople(st) && isCreator(st)),
     waiting: host ? t("friends.rematch_wait", { name: host }) : "",
     againHidden: !over,
@@ -128,6 +131,8 @@ export function drawResult(p) {
   $("breakdown").hidden = !bd.length;
   $("btn-next").hidden = v.nextHidden;
   $("btn-next").disabled = v.nextDisabled;
+  $("result-ahead").hidden = !v.ahead;
+  $("result-ahead-text").textContent = v.aheadText;
   $("btn-rematch").hidden = v.rematchHidden;
   $("rematch-wait").hidden = !v.waiting;
   $("rematch-wait").textContent = v.waiting;
@@ -153,7 +158,7 @@ function drawResigned(v, wasHidden, t) {
   $("result-hands").replaceChildren();
   $("breakdown").replaceChildren();
   $("breakdown").hidden = true;
-  for (const id of ["btn-next", "btn-rematch", "rematch-wait", "btn-replay", "btn-review"]) $(id).hidden = true;
+  for (const id of ["btn-next", "result-ahead", "btn-rematch", "rematch-wait", "btn-replay", "btn-review"]) $(id).hidden = true;
   $("btn-again").hidden = false;
   drawReveal(null, t);
   if (wasHidden) requestAnimationFrame(() => $("result").focus({ preventScroll: false }));

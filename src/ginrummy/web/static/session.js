@@ -14,7 +14,7 @@ import { apiRequest, askConfirm, loadCatalog, markLanguage, toast, $ } from "./p
 import { canStart, computerMovesForYou, hasPeople, inviteCode, inviteTables, isWaiting, rejoinLink, rematchOf, supersedes } from "./seats.js";
 import { playSound } from "./sound.js";
 import { isVariant } from "./variants.js";
-import { orderDiffers, sameHand } from "./store.js";
+import { holdsResult, orderDiffers, sameHand } from "./store.js";
 import { actionFor, cardClick, discardRefusal, dropCard, shiftCard } from "./intents.js";
 import { LiveConnection, backoff } from "./live.js";
 import { openJoin, readJoinName, readJoinSeat, seatLabel, showJoinError, showMessages, joining } from "./friends.js";
@@ -80,7 +80,7 @@ export function createSession({ store, redraw }) {
    * another seat's moves; `opts.also`: actions dispatched with the state (store.js).
    */
   function deliver(state, opts = {}) {
-    chain = chain.then(() => (supersedes(get().state, state) ? receive(state, opts) : null)).catch(() => {});
+    chain = chain.then(() => (supersedes(get().ahead || get().state, state) ? receive(state, opts) : null)).catch(() => {});
     return chain;
   }
 
@@ -117,6 +117,7 @@ export function createSession({ store, redraw }) {
     const prev = get().state;
     const evs = prev ? newEvents(state, get().lastSeq) : [];
     const lastSeq = Math.max(state.seq ?? 0, ...evs.map((e) => e.seq ?? 0));
+    if (holdsResult(get(), state)) { keepAside(state, lastSeq, also); return; }
     const oppMoves = evs.filter((e) => e.seat !== you && e.seat !== null && e.seat !== undefined && ANIMATED.has(e.type));
     const watching = isVariant(state) && state.table.spectating;
     const shown = animate && ms(1) > 0;  // the computer speed "instant": the moves at once, in words only
@@ -133,6 +134,30 @@ export function createSession({ store, redraw }) {
     }
     afterState(prev, get().state);
     focusAfterMove(prev && prev.phase, get());
+    schedulePoll();
+  }
+
+  /**
+   * Someone else started the next deal while the person looks at the result (issue 21): the
+   * result stays, the next deal is kept aside (store.js holdsResult) and the person is told once;
+   * its quick messages are said now.
+   */
+  function keepAside(state, lastSeq, also) {
+    const before = get().ahead || get().state;
+    const first = !get().ahead;
+    dispatch(...also, { type: "shown", state, lastSeq });
+    if (first) announce(() => t(["offer", "draw", "discard"].includes(state.phase) ? "friends.next_started_turn" : "friends.next_started"));
+    for (const words of showMessages(before, state, get().t, opponentSeat(state))) announce(words);
+  }
+
+  /** Leave the result kept on screen for the deal kept aside: shown as it is now, at once. */
+  function goAhead() {
+    const ahead = get().ahead;
+    if (!ahead) return;
+    dispatch({ type: "go_ahead" });
+    afterShown(get().state, false);
+    announce(() => t(promptKey(get().state, false), { computer: actorName(get().state, t) }));
+    focusPlay(get());
     schedulePoll();
   }
 
@@ -711,7 +736,7 @@ export function createSession({ store, redraw }) {
       return false;
     }
     if (!r.ok) {
-      showInvite({ code, data: null, problem: r.status === 404 ? t("join.unknown") : detailMessage(r.data) });
+      showInvite({ code, data: null, problem: r.status === 404 ? t("join.unknown") : detailMessage(r.data), why: r.status === 404 ? "unknown" : "closed" });
       return true;
     }
     dispatch({ type: "invite", invite: { code, data: r.data, problem: null } });
@@ -795,8 +820,8 @@ export function createSession({ store, redraw }) {
         if (["table_full", "started", "seat_taken", "name_taken"].includes(code)) {
           let data = invite.data;
           try { const again = await api("GET", `/api/invites/${encodeURIComponent(invite.code)}`); if (again.ok) data = again.data; } catch { /* keep */ }
-          if (code === "table_full" || code === "started") { showInvite({ ...invite, data, problem: t(code === "table_full" ? "join.full" : "join.started") }); return; }
-          showInvite({ ...invite, data, problem: null });  // the seats as they are now (who sits there under that name)
+          if (code === "table_full" || code === "started") { showInvite({ ...invite, data, problem: t(code === "table_full" ? "join.full" : "join.started"), why: code === "table_full" ? "full" : "started" }); return; }
+          showInvite({ ...invite, data, problem: null, why: null });  // the seats as they are now (who sits there under that name)
         }
         const reason = r.data && r.data.detail && r.data.detail.reason && r.data.detail.reason.code;
         // the reason names the name: another try
@@ -830,8 +855,10 @@ export function createSession({ store, redraw }) {
       case "discard": return discard(intent.card);
       case "discard_selected": return discard(get().selected);
       case "draw_stock": case "draw_pile": case "play": {
+        if (intent.kind === "next_hand" && get().ahead) return goAhead();
         if (intent.sound) sound(intent.sound);
         const a = actionFor(get(), intent);
+        if (a && intent.kind === "next_hand") dispatch({ type: "leaving" });
         return a ? act(a.action) : undefined;
       }
       case "gin": {

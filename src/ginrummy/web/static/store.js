@@ -7,7 +7,7 @@
 import { mergeOrder } from "./cards.js";
 import { makeT } from "./i18n.js";
 import { mergeMoveLog } from "./model.js";
-import { withPresence } from "./seats.js";
+import { hasPeople, withPresence } from "./seats.js";
 
 export const DEFAULT_SETTINGS = { sound: true, animations: true, fourColour: false, largeCards: false, speed: "normal", pro: false };
 
@@ -25,6 +25,7 @@ export function initialPage(settings = {}) {
     order: [], selected: null, knockChoice: null,
     busy: false, animating: false, table: null, logUpTo: null, log: null,
     hint: null, hinting: false, conn: null, invite: null, reconnecting: false,
+    ahead: null, leaving: false,
   };
 }
 
@@ -43,13 +44,25 @@ export function orderDiffers(page) {
   return page.order.length > 0 && page.order.some((c, i) => c !== served[i]);
 }
 
+/**
+ * A state of the next deal that the page keeps aside while the person still looks at a deal's
+ * result (issue 21): at a table of people anyone's Next hand starts the next deal for everyone,
+ * but each person leaves the result when they choose. Not after their own Next hand (`leaving`).
+ */
+export function holdsResult(page, state) {
+  const st = page.state;
+  return !!(st && state && !page.leaving && st.phase === "hand-over" && st.game_id === state.game_id
+    && !sameHand(st, state) && hasPeople(st));
+}
+
 /** The state shown after `state` came from the server (`lastSeq`: the last event seen, when given). */
 function shown(page, state, lastSeq) {
+  if (holdsResult(page, state)) return { ...page, ahead: state, lastSeq: lastSeq ?? page.lastSeq };
   const order = sameHand(page.state, state) ? mergeOrder(page.order, state.hand || []) : [...(state.hand || [])];
   const keep = page.selected && order.includes(page.selected) && SELECTING.includes(state.phase);
   return {
     ...page, state, order, selected: keep ? page.selected : null, log: mergeMoveLog(page.log, state),
-    lastSeq: lastSeq ?? page.lastSeq,
+    lastSeq: lastSeq ?? page.lastSeq, ahead: null, leaving: page.leaving && sameHand(page.state, state),
   };
 }
 
@@ -59,7 +72,10 @@ function shown(page, state, lastSeq) {
  * - `game` {game}: the seat this page plays (`{game_id, token}`), the state not yet known
  * - `seat` {game, state}: a seat taken with its state: the table starts afresh (no selection, no hint)
  * - `shown` {state, lastSeq?}: a state from the server shown (the order kept within a deal,
- *   the move log merged, a selection dropped when its card left or the phase has none)
+ *   the move log merged, a selection dropped when its card left or the phase has none); a state
+ *   of the next deal kept aside in `ahead` while the person looks at a result (holdsResult)
+ * - `leaving`: the person chose Next hand (the next deal's state is shown when it comes)
+ * - `go_ahead`: the person leaves the result kept on screen for the deal kept aside
  * - `forget`: no game any more
  * - `busy`, `hinting`, `reconnecting` (the server did not answer: asking again) {value}; `hint`
  *   {hint}; `select` {card}; `order` {order}; `knock` {choice}
@@ -68,7 +84,7 @@ function shown(page, state, lastSeq) {
  * - `presence` {gameId, seats}: who is connected, on the state of that game only
  * - `log` {state}: the whole deal's events, merged into the move log
  * - `conn` {conn}: the live connection's state (connecting, live, reconnecting, closed; null: none)
- * - `invite` {invite}: the invite being answered ({code, data, problem}), or null
+ * - `invite` {invite}: the invite being answered ({code, data, problem, why: the code of why one cannot sit}), or null
  */
 export function reduce(page, a) {
   switch (a.type) {
@@ -78,9 +94,11 @@ export function reduce(page, a) {
     case "loading": return page.loading === a.loading ? page : { ...page, loading: a.loading };
     case "game": return { ...page, game: a.game };
     case "seat":
-      return shown({ ...page, game: a.game, state: null, selected: null, hint: null, knockChoice: null, loading: false }, a.state, a.state.seq ?? 0);
+      return shown({ ...page, game: a.game, state: null, selected: null, hint: null, knockChoice: null, loading: false, ahead: null, leaving: false }, a.state, a.state.seq ?? 0);
     case "shown": return shown(page, a.state, a.lastSeq);
-    case "forget": return { ...page, game: null, state: null, lastSeq: 0, selected: null, hint: null };
+    case "leaving": return page.leaving ? page : { ...page, leaving: true };
+    case "go_ahead": return page.ahead ? shown({ ...page, leaving: true }, page.ahead) : page;
+    case "forget": return { ...page, game: null, state: null, lastSeq: 0, selected: null, hint: null, ahead: null, leaving: false };
     case "busy": return page.busy === a.value ? page : { ...page, busy: a.value };
     case "hinting": return page.hinting === a.value ? page : { ...page, hinting: a.value };
     case "reconnecting": return page.reconnecting === a.value ? page : { ...page, reconnecting: a.value };
@@ -92,7 +110,7 @@ export function reduce(page, a) {
     case "animation_end": return { ...page, animating: false, table: null, logUpTo: null };
     case "presence":
       if (!page.state || page.state.game_id !== a.gameId) return page;
-      return { ...page, state: withPresence(page.state, a.seats) };
+      return { ...page, state: withPresence(page.state, a.seats), ahead: page.ahead && withPresence(page.ahead, a.seats) };
     case "log": return { ...page, log: mergeMoveLog(page.log, a.state) };
     case "conn": return page.conn === a.conn ? page : { ...page, conn: a.conn };
     case "invite": return { ...page, invite: a.invite };
