@@ -324,12 +324,11 @@ def test_inactive_fields() -> None:
 # --------------------------------------------------------------------------- page fixtures
 def test_js_fixtures_are_current() -> None:
     """tests/js/*.json are server answers the page's unit tests read."""
-    from ginrummy.web.api.meta import menu_meta
-    from ginrummy.web.http.app import _rules_fields
+    from ginrummy.web.api.meta import menu_meta, rules_fields
 
     js = Path(__file__).parent / "js"
     meta = menu_meta()
-    meta["fields"] = [{"name": f["name"]} for f in _rules_fields()]
+    meta["fields"] = [{"name": f["name"]} for f in rules_fields()]
     assert json.loads((js / "menu_meta.json").read_text()) == json.loads(json.dumps(meta))
     h5 = [("A", 18), ("B", 12), ("A", 25), ("B", 30), ("A", 15), ("A", 22), ("B", 20),
           ("A", 25), ("B", 40)]
