@@ -350,3 +350,13 @@ test("a result kept on screen after someone else's Next hand: the prompt, and Ne
   const yours = resultView({ ...p, ahead: { ...handOver, hand_number: 3, phase: "draw" }, state: { ...handOver, legal: [] } });
   assert.deepEqual([yours.aheadText, yours.nextDisabled], ["The next hand has started, and it is your turn.", false]);
 });
+
+test("opened from an invite, the table behind the join dialog describes no game against the computer", () => {
+  const home = { ...initialPage(), t, loading: false };
+  assert.equal(opponentView(home).name, "Computer");  // the ordinary page: the computer's table
+  assert.equal(statusView(home).text, en["prompt.no_game"]);
+  const invited = { ...home, invite: { code: "c", data: null, problem: null } };
+  assert.equal(opponentView(invited).name, "");
+  assert.equal(statusView(invited).text, en["prompt.invite"]);
+  assert.ok(!/computer/i.test(en["prompt.invite"]));
+});
