@@ -360,3 +360,12 @@ test("opened from an invite, the table behind the join dialog describes no game 
   assert.equal(statusView(invited).text, en["prompt.invite"]);
   assert.ok(!/computer/i.test(en["prompt.invite"]));
 });
+
+test("a partnership in progress in one line: the teams seen from the person's own, their names and score", () => {
+  const seats = [{ seat: 0, kind: "person", name: "Ann" }, { seat: 1, kind: "person", name: "Bo" }, { seat: 2, kind: "computer", level: "easy" }, { seat: 3, kind: "person", name: "Di" }];
+  const st = { you: 1, phase: "draw", hand_number: 3, rules: { preset: "partnership" }, table: { scoring: "partnership", players: 4 }, seats,
+    score: { scoring: "partnership", hands: [], hand_points: [40, 25], boxes: [1, 1], target: 125 } };
+  assert.equal(gameLine(st, t, () => ""), "Partnership — Hand 3 · Us (You, Di) 25, Them (Ann, Opponent C) 40");
+  const a = gameLine({ ...st, you: 0, seats: [] }, t, () => "");  // against the computers, from seat A
+  assert.equal(a, "Partnership — Hand 3 · Us (You, Partner C) 40, Them (Opponent B, Opponent D) 25");
+});
