@@ -1,7 +1,8 @@
 """The page opened from an invite (issue 21 item 16): the join dialog does not sit over a game
 against the computer. Behind it, neither the table nor the footer speaks of the computer, and
 the dialog's other button is "Not now" (not "New game"); "Not now" leaves the invite for the
-ordinary page (the game this browser was playing, else the new-game dialog). Phone size (390x844)."""
+ordinary page (the game this browser was playing, else the new-game dialog). Phone size
+(390x844)."""
 
 from __future__ import annotations
 
