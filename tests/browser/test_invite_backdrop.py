@@ -1,8 +1,8 @@
 """The page opened from an invite (issue 21 item 16): the join dialog does not sit over a game
 against the computer. Behind it, neither the table nor the footer speaks of the computer, and
 the dialog's other button is "Not now" (not "New game"); "Not now" leaves the invite for the
-ordinary page (the game this browser was playing, else the new-game dialog). Phone size
-(390x844)."""
+ordinary page (the game this browser was playing, else the new-game dialog). Phone (390x844)
+and desktop (1440x900)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import PHONE, LiveServer
+from browser_helpers import DESKTOP, PHONE, LiveServer
 from test_friends import create_table, person
 
 pytestmark = pytest.mark.browser
@@ -21,15 +21,16 @@ EN = json.loads((Path(__file__).parents[2] / "src/ginrummy/web/locales/en.json")
 SHOTS = os.environ.get("GINRUMMY_SHOTS")  # a folder: screenshots for a person to look at
 
 
-def test_the_join_dialog_does_not_sit_over_a_computer_game(new_context: Any,
-                                                           server: LiveServer) -> None:
-    ann = person(new_context, viewport=PHONE)
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_join_dialog_does_not_sit_over_a_computer_game(new_context: Any, server: LiveServer,
+                                                           size: dict[str, int]) -> None:
+    ann = person(new_context, viewport=size)
     url = create_table(ann, server.base, name="Ann")
-    bo = person(new_context, viewport=PHONE)
+    bo = person(new_context, viewport=size)
     bo.goto(url)
     bo.wait_for_selector("#dlg-join[open] [data-testid=join-name]")
     if SHOTS:
-        bo.screenshot(path=f"{SHOTS}/invite-phone.png")
+        bo.screenshot(path=f"{SHOTS}/invite-{size['width']}.png")
     foot = bo.inner_text("[data-testid=foot-text]")
     assert foot == EN["app.footer_people"], foot
     visible = bo.evaluate("""() => [...document.querySelectorAll('main *, header *')]
