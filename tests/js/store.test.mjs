@@ -192,3 +192,10 @@ test("the person's own Next hand shows the next deal at once; so does a table ag
   const other = people({ game_id: "g2", hand_number: 1, seq: 1 });
   assert.equal(reduce(p, { type: "shown", state: other }).state, other);
 });
+
+test("taking a seat answers the invite: the page is no longer one opened from an invite", () => {
+  const st = { game_id: "g", seq: 1, phase: "draw", you: 1, hand: [], legal: [] };
+  let p = reduce(initialPage(), { type: "invite", invite: { code: "c", data: null, problem: null } });
+  p = reduce(p, { type: "seat", game: { game_id: "g", token: "x" }, state: st });
+  assert.equal(p.invite, null);
+});

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { makeT, LANGUAGES } from "../../src/ginrummy/web/static/i18n.js";
 import {
-  constrain, playerName, opponentOf, variantHeadline, isVariant, moveText, layoffNote, laidByText, rulesParts, teamNames,
+  constrain, playerName, opponentOf, variantHeadline, isVariant, moveText, layoffNote, laidByText, rulesParts, teamNames, partnershipSheet,
 } from "../../src/ginrummy/web/static/variants.js";
 import { rulesSummary } from "../../src/ginrummy/web/static/i18n.js";
 import {
@@ -173,4 +173,23 @@ test("layoffs at a table of people name the person", () => {
   assert.equal(layoffNote(st, 1, { card: "AS", onto: ["AH", "AD", "AC"] }, en).startsWith("Bo laid off"), true);
   assert.equal(laidByText(st, 1, en), "laid off by Bo");
   assert.equal(layoffNote({ you: 0 }, 1, { card: "AS", onto: ["AH", "AD", "AC"] }, en).startsWith("Computer laid off"), true);
+});
+
+test("the partnership score sheet is seen from the person's team at every seat: Us | Them", () => {
+  const score = { scoring: "partnership", hands: [{ number: 1, team: 1, net: 5, running: [0, 5], tables: [] }, { number: 2, team: null, net: 0, running: [0, 5], tables: [] }],
+    hand_points: [0, 5], boxes: [0, 1], target: 125, final: { winner: 1, hand_points: [0, 130], boxes: [0, 2], box_points: [0, 40], game_bonus: 100, totals: [0, 270], margin: 270 } };
+  for (const you of [0, 1, 2, 3]) {
+    const st = { you, table: { scoring: "partnership", players: 4 }, seats: [], score };
+    const m = partnershipSheet(st, en);
+    assert.deepEqual(m.names, ["Us", "Them"], `seat ${you}`);
+    const mine = you % 2;  // team 1 (B and D) won hand 1 and the game
+    assert.deepEqual(m.handPoints, mine ? [5, 0] : [0, 5], `seat ${you}`);
+    assert.deepEqual(m.boxes, mine ? [1, 0] : [0, 1], `seat ${you}`);
+    assert.equal(m.rows[0].col, mine ? 0 : 1, `seat ${you}`);
+    assert.deepEqual(m.rows[0].totals, mine ? [5, 0] : [0, 5], `seat ${you}`);
+    assert.equal(m.rows[1].col, null);
+    assert.equal(m.final.winner, mine ? 0 : 1, `seat ${you}`);
+    assert.deepEqual(m.final.totals, mine ? [270, 0] : [0, 270], `seat ${you}`);
+    assert.equal(m.names[m.final.winner], mine ? "Us" : "Them");
+  }
 });

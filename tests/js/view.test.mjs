@@ -55,6 +55,7 @@ test("a new order of the hand, the live connection's state, a hint and a knock p
   assert.deepEqual(partsToDraw(after({ type: "conn", conn: "reconnecting" }), start), ["connection"]);
   assert.deepEqual(partsToDraw(after({ type: "hint", hint: { seq: 4 } }), start), ["hint"]);
   assert.deepEqual(partsToDraw(after({ type: "knock", choice: { card: "KD" } }), start), ["knock"]);
-  assert.deepEqual(partsToDraw(after({ type: "invite", invite: { code: "c" } }), start), ["join"]);
+  // an invite with no table of the person's: the table and footer behind the dialog change (invitedOnly)
+  assert.deepEqual(partsToDraw(after({ type: "invite", invite: { code: "c" } }), start), ["opponent", "status", "footer", "join"]);
   assert.deepEqual(partsToDraw(after({ type: "settings", settings: { pro: true } }), start), ["hand", "actions", "hint"]);
 });

@@ -350,3 +350,22 @@ test("a result kept on screen after someone else's Next hand: the prompt, and Ne
   const yours = resultView({ ...p, ahead: { ...handOver, hand_number: 3, phase: "draw" }, state: { ...handOver, legal: [] } });
   assert.deepEqual([yours.aheadText, yours.nextDisabled], ["The next hand has started, and it is your turn.", false]);
 });
+
+test("opened from an invite, the table behind the join dialog describes no game against the computer", () => {
+  const home = { ...initialPage(), t, loading: false };
+  assert.equal(opponentView(home).name, "Computer");  // the ordinary page: the computer's table
+  assert.equal(statusView(home).text, en["prompt.no_game"]);
+  const invited = { ...home, invite: { code: "c", data: null, problem: null } };
+  assert.equal(opponentView(invited).name, "");
+  assert.equal(statusView(invited).text, en["prompt.invite"]);
+  assert.ok(!/computer/i.test(en["prompt.invite"]));
+});
+
+test("a partnership in progress in one line: the teams seen from the person's own, their names and score", () => {
+  const seats = [{ seat: 0, kind: "person", name: "Ann" }, { seat: 1, kind: "person", name: "Bo" }, { seat: 2, kind: "computer", level: "easy" }, { seat: 3, kind: "person", name: "Di" }];
+  const st = { you: 1, phase: "draw", hand_number: 3, rules: { preset: "partnership" }, table: { scoring: "partnership", players: 4 }, seats,
+    score: { scoring: "partnership", hands: [], hand_points: [40, 25], boxes: [1, 1], target: 125 } };
+  assert.equal(gameLine(st, t, () => ""), "Partnership — Hand 3 · Us (You, Di) 25, Them (Ann, Opponent C) 40");
+  const a = gameLine({ ...st, you: 0, seats: [] }, t, () => "");  // against the computers, from seat A
+  assert.equal(a, "Partnership — Hand 3 · Us (You, Partner C) 40, Them (Opponent B, Opponent D) 25");
+});

@@ -125,6 +125,9 @@ export function drawSeats(p, opponentSeat) {
   const people = !!(st && seatsOf(st).length && (hasPeople(st) || isWaiting(st)));
   strip.hidden = !people;
   $("table").classList.toggle("people", people);
+  // the chips say each seat's name, card count and dealer mark: the opponent's place below them
+  // does not say them again (issue 21 item 16)
+  $("opp").classList.toggle("chipped", people && !isWaiting(st));
   if (!people) { $("turn-left").hidden = true; return; }
   const you = st.you ?? 0;
   const players = (st.table && st.table.players) || seatsOf(st).length;
@@ -141,6 +144,7 @@ export function drawSeats(p, opponentSeat) {
     if (s.kind === "person") kids.push(el("span", { class: "chip-presence", "data-presence": word, text: presenceText(word, t) }));
     const cards = cardCount(st, n);
     if (cards !== null) kids.push(el("small", { class: "chip-count", "data-testid": "seat-cards", text: t("table.cards", { n: cards }) }));
+    if (!isWaiting(st) && st.dealer === n) kids.push(el("span", { class: "chip dealer-chip", "data-testid": "seat-dealer", text: t("table.dealer") }));
     if (n === turn) kids.push(el("span", { class: "chip-turn", text: t("friends.to_play") }));
     // the server says who may: the creator once the seat is away, anyone a while later
     if (!isWaiting(st) && s.kind === "person" && s.hand_over) {

@@ -65,6 +65,17 @@ function opponents(st, t) {
   return names.length ? names.join(t("list.sep", null, ", ")) : t("table.computer");
 }
 
+/** A partnership's hand and score seen from the person's team: "Hand 3 · Us (You, Di) 25, Them (Ann, Opponent C) 40". */
+function teamsLine(st, t) {
+  const you = st.you ?? 0;
+  const mine = you % 2;
+  const hp = st.score.hand_points || [0, 0];
+  const team = (k) => [k, k + 2].sort((a, b) => (b === you) - (a === you)).map((p) => playerName(st, p, t)).join(t("list.sep", null, ", "));
+  return t("resume.line_teams", {
+    n: st.hand_number ?? 1, us: t("vt.team.us"), ours: team(mine), a: hp[mine] ?? 0, them: t("vt.team.them"), theirs: team(1 - mine), b: hp[1 - mine] ?? 0,
+  });
+}
+
 /**
  * One line about a game in progress: its variant, the computer's level, the hand, the score; at
  * a table waiting for its start, who has joined and how many seats are open.
@@ -75,6 +86,7 @@ export function gameLine(st, t, seatLabel) {
   if (st.level && !hasPeople(st)) what.push(levelName(st.level, t));
   if (isWaiting(st)) return `${what.join(" · ")} — ${t("resume.waiting", { seats: waitingSeats(st, t, seatLabel) })}`;
   let where = t("table.hand_no", { n: st.hand_number ?? 1 });
+  if (isVariant(st) && st.table.scoring === "partnership" && st.score) where = teamsLine(st, t);
   if (!isVariant(st) && st.score) {
     const sc = scoreRows(st.score, st.you ?? 0);
     where = t("resume.line", { n: st.hand_number ?? 1, you: sc.handPoints[0], opp: opponents(st, t), them: sc.handPoints[1] });

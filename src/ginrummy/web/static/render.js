@@ -85,7 +85,7 @@ export function drawFrame(p) {
 /** The footer's line: a table of people has no computer to play against (and may have a turn clock). */
 export function drawFooter(p) {
   const foot = $("foot-text");
-  const key = hasPeople(p.state) ? "app.footer_people" : "app.footer";
+  const key = hasPeople(p.state) || invitedOnly(p) ? "app.footer_people" : "app.footer";
   if (foot.dataset.i18n === key) return;
   foot.dataset.i18n = key;
   foot.textContent = p.t(key);
@@ -117,6 +117,12 @@ function ruleValue(name, v, t) {
 
 // ---------------------------------------------------------------- the opponent, the piles
 /** The opponent's seat: its name (and level), its card count, who deals, the cards known to be in its hand. */
+/**
+ * The page opened from an invite, no table of the person's yet (the join dialog over it): no
+ * game against the computer is described behind the dialog (issue 21 item 16).
+ */
+export const invitedOnly = (p) => !p.state && !!p.invite && !p.loading;
+
 export function opponentView(p) {
   const { t, state: st } = p;
   const tb = currentTable(p);
@@ -126,7 +132,7 @@ export function opponentView(p) {
   const level = oppEntry ? (oppEntry.kind === "computer" ? oppEntry.level : null) : st && st.level;
   const lvl = level ? ` (${levelName(level, t)})` : "";
   return {
-    name: (oppSeat !== null ? playerName(st, oppSeat, t) : t("table.computer")) + lvl,
+    name: (oppSeat !== null ? playerName(st, oppSeat, t) : invitedOnly(p) ? "" : t("table.computer")) + lvl,
     count: st ? t("table.cards", { n: tb.oppCount }) : "",
     backs: tb.oppCount,
     oppDeals: !(!st || st.dealer === you || (oppSeat !== null && st.dealer !== oppSeat)),
@@ -201,6 +207,7 @@ export function statusView(p) {
     // the server cannot be reached: the table stays as it was, and says it is reconnecting
     reconnecting: !!p.reconnecting,
     text: p.reconnecting ? t("friends.reconnecting")
+      : invitedOnly(p) ? t("prompt.invite")
       : isWaiting(st) ? t("friends.waiting_title")
         : promptKey(st, p.animating, p.loading) === "prompt.opponent" ? playingText(st, t, p.animating)
           : t(promptKey(st, p.animating, p.loading), { computer: actorName(st, t) }),

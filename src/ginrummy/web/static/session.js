@@ -840,11 +840,12 @@ export function createSession({ store, redraw }) {
     }
   }
 
-  /** New game from the invite dialog: the invite's address left. */
+  /** "Not now" in the invite dialog: the invite's address left for the ordinary page (openHome). */
   function leaveInvite() {
     $("dlg-join").close();
     history.replaceState(null, "", "/");
-    openNewGame();
+    dispatch({ type: "invite", invite: null });
+    return openHome();
   }
 
   // ---------------------------------------------------------------- intents
@@ -910,6 +911,11 @@ export function createSession({ store, redraw }) {
     if (code && await openInvite(code)) { dispatch({ type: "loading", loading: false }); return; }
     const link = rejoinLink(location.pathname, location.hash);
     if (link && await openRejoin(link)) { dispatch({ type: "loading", loading: false }); return; }
+    await openHome();
+  }
+
+  /** The ordinary page: the game this browser was playing, else the new-game dialog. */
+  async function openHome() {
     const saved = storage.get(KEY_CURRENT);
     const loading = !!(saved && saved.game_id && saved.token);
     dispatch({ type: "loading", loading });

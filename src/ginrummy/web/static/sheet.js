@@ -68,16 +68,22 @@ export function columnsModel({ names, rows, handPoints, boxes, final, target, ov
   return { kind: "columns", names, rows, handPoints, boxes, final, target, over: !!over };
 }
 
-/** Partnership model from a game state's `score`: team 0 (you + partner), team 1. */
-export function partnershipFromState(score, names, teamNames) {
+/**
+ * Partnership model from a game state's `score` (team 0 = seats A and C, team 1 = B and D), seen
+ * from the person's team `mine` (0 or 1): their team is always the first column ("Us | Them"),
+ * `teamNames` given in that order too.
+ */
+export function partnershipFromState(score, names, teamNames, mine = 0) {
+  const side = (team) => (team === null || team === undefined ? team : team ^ mine);  // a team's column
+  const pick = (a) => (Array.isArray(a) && mine ? [a[1], a[0]] : a);
   const rows = (score.hands || []).map((h) => ({
-    number: h.number, col: h.team, points: h.net, kind: h.team === null ? "tie" : "team", totals: h.running,
+    number: h.number, col: side(h.team), points: h.net, kind: h.team === null ? "tie" : "team", totals: pick(h.running),
     detail: (h.tables || []).map((tb) => ({ players: tb.players.map((p) => names[p]), winner: tb.winner === null ? null : names[tb.winner], points: tb.points, kind: tb.kind })),
   }));
   const f = score.final;
   return columnsModel({
-    names: teamNames, rows, handPoints: score.hand_points, boxes: score.boxes, target: score.target, over: !!f,
-    final: f ? { winner: f.winner, ...finalOf(f, (a) => a), margin: f.margin } : null,
+    names: teamNames, rows, handPoints: pick(score.hand_points), boxes: pick(score.boxes), target: score.target, over: !!f,
+    final: f ? { winner: side(f.winner), ...finalOf(f, pick), margin: f.margin } : null,
   });
 }
 

@@ -70,7 +70,7 @@ function shown(page, state, lastSeq) {
  * The page after one action (a new object; the same object when nothing changes):
  * - `language` {lang, t}, `settings` {settings: the changed ones}, `meta` {meta}, `loading` {loading}
  * - `game` {game}: the seat this page plays (`{game_id, token}`), the state not yet known
- * - `seat` {game, state}: a seat taken with its state: the table starts afresh (no selection, no hint)
+ * - `seat` {game, state}: a seat taken with its state: the table starts afresh (no selection, no hint; the invite answered)
  * - `shown` {state, lastSeq?}: a state from the server shown (the order kept within a deal,
  *   the move log merged, a selection dropped when its card left or the phase has none); a state
  *   of the next deal kept aside in `ahead` while the person looks at a result (holdsResult)
@@ -94,7 +94,7 @@ export function reduce(page, a) {
     case "loading": return page.loading === a.loading ? page : { ...page, loading: a.loading };
     case "game": return { ...page, game: a.game };
     case "seat":
-      return shown({ ...page, game: a.game, state: null, selected: null, hint: null, knockChoice: null, loading: false, ahead: null, leaving: false }, a.state, a.state.seq ?? 0);
+      return shown({ ...page, game: a.game, state: null, selected: null, hint: null, knockChoice: null, loading: false, ahead: null, leaving: false, invite: null }, a.state, a.state.seq ?? 0);
     case "shown": return shown(page, a.state, a.lastSeq);
     case "leaving": return page.leaving ? page : { ...page, leaving: true };
     case "go_ahead": return page.ahead ? shown({ ...page, leaving: true }, page.ahead) : page;

@@ -212,6 +212,11 @@ function names(st, t) {
   return Array.from({ length: n }, (_, p) => playerName(st, p, t));
 }
 
+/** The partnership score sheet's model, seen from the person's team: "Us | Them" at every seat. */
+export function partnershipSheet(st, t) {
+  return partnershipFromState(st.score || {}, ["A", "B", "C", "D"], teamNames(t), (st.you ?? 0) % 2);
+}
+
 /** The variant score sheet in `body` (the side panel). */
 export function renderVariantScore(body, st, t) {
   const sc = st.score || {};
@@ -221,7 +226,7 @@ export function renderVariantScore(body, st, t) {
   if (sc.scoring === "hollywood") model = hollywoodFromState(sc, [0, 1].map((p) => short(p, t("vt.hw.opp"))));
   else if (sc.scoring === "three_player") model = threeFromState(sc, [0, 1, 2].map((p) => short(p, t("vt.computer_short", { n: p }))));
   else {
-    model = partnershipFromState(sc, ["A", "B", "C", "D"], teamNames(t, you));
+    model = partnershipSheet(st, t);
     const people = Array.isArray(st.seats) && st.seats.some((x) => x.kind === "person" && x.seat !== you);
     body.replaceChildren(renderModel(model, t, people || you !== 0 ? partnershipLegend(st, t) : t("vt.p4.legend")));
     return;
