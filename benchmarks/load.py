@@ -340,6 +340,10 @@ class Server:
                     str(self.port), "--database-url", url or f"sqlite:///{db}", "--log-level",
                     "warning"]
         env = {**os.environ, "GINRUMMY_RATE_LIMITS": "off"}
+        # every simulated person comes from 127.0.0.1: the per-address bound on live streams
+        # (32 by default) would refuse most of them with 429 (tables_load.py's 250 tables hold
+        # 500 streams); the per-seat bound stays, and a setting in the environment wins
+        env.setdefault("GINRUMMY_LIVE_LIMITS", "address=100000")
         env.pop("GINRUMMY_DATABASE_URL", None)
         if sync:
             env["GINRUMMY_SQLITE_SYNC"] = sync
