@@ -69,8 +69,10 @@ class LiveServer:
         if self.reviews is not None:
             kwargs["reviews"] = self.reviews
         app = create_app(self.db_url, **kwargs)
+        # a page's live stream does not end by itself: a stop waits 1 s for the open
+        # requests, then cancels them (without, it waited for the page to close)
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
-                                access_log=False, lifespan="on")
+                                access_log=False, lifespan="on", timeout_graceful_shutdown=1)
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name=f"uvicorn-{self.port}",
                                         daemon=True)
