@@ -94,16 +94,24 @@ class LiveServer:
     def api(self, method: str, path: str, token: str | None = None,
             body: dict[str, Any] | None = None) -> Any:
         """A JSON call to the server from the test (not through the page)."""
-        headers = {"Accept": "application/json"}
-        data = None
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        if body is not None:
-            headers["Content-Type"] = "application/json"
-            data = json.dumps(body).encode()
-        req = urllib.request.Request(self.base + path, data=data, headers=headers, method=method)
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return json.loads(r.read())
+        return call_api(self.base, method, path, token, body)
+
+
+def call_api(base: str, method: str, path: str, token: str | None = None,
+             body: dict[str, Any] | None = None) -> Any:
+    """A JSON call to the server at ``base`` from the test; its answer's JSON.
+
+    :raises urllib.error.HTTPError: an answer other than 2xx."""
+    headers = {"Accept": "application/json"}
+    data = None
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+        data = json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, headers=headers, method=method)
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
 
 
 # ------------------------------------------------------------------------------ reading the page
