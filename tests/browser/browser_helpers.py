@@ -69,8 +69,10 @@ class LiveServer:
         if self.reviews is not None:
             kwargs["reviews"] = self.reviews
         app = create_app(self.db_url, **kwargs)
+        # a page's live stream does not end by itself: a stop waits 1 s for the open
+        # requests, then cancels them (without, it waited for the page to close)
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
-                                access_log=False, lifespan="on")
+                                access_log=False, lifespan="on", timeout_graceful_shutdown=1)
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name=f"uvicorn-{self.port}",
                                         daemon=True)
@@ -92,16 +94,24 @@ class LiveServer:
     def api(self, method: str, path: str, token: str | None = None,
             body: dict[str, Any] | None = None) -> Any:
         """A JSON call to the server from the test (not through the page)."""
-        headers = {"Accept": "application/json"}
-        data = None
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        if body is not None:
-            headers["Content-Type"] = "application/json"
-            data = json.dumps(body).encode()
-        req = urllib.request.Request(self.base + path, data=data, headers=headers, method=method)
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return json.loads(r.read())
+        return call_api(self.base, method, path, token, body)
+
+
+def call_api(base: str, method: str, path: str, token: str | None = None,
+             body: dict[str, Any] | None = None) -> Any:
+    """A JSON call to the server at ``base`` from the test; its answer's JSON.
+
+    :raises urllib.error.HTTPError: an answer other than 2xx."""
+    headers = {"Accept": "application/json"}
+    data = None
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+        data = json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, headers=headers, method=method)
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
 
 
 # ------------------------------------------------------------------------------ reading the page

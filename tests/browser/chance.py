@@ -4,7 +4,9 @@ play out the same every run. Ids and tokens stay random (they must not repeat ac
 
 ``fix_chance(monkeypatch, seed)`` patches the table service's module (wherever the server's
 layout puts it) for the test's duration; the seed is in every failure message of the tests
-that use it, and replays the games.
+that use it, and replays the games. A server in another process (``ginrummy serve``) takes its
+chance the same way through the test-only launcher ``fixed_serve.py`` (:func:`install` with a
+source the test reseeds).
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from __future__ import annotations
 import importlib
 import random
 import secrets
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 import pytest
 
@@ -22,10 +25,21 @@ SERVICE_MODULES = ("ginrummy.web.service", "ginrummy.web.tables.service",
                    "ginrummy.web.seating", "ginrummy.web.tables.seats")
 
 
+class Source(Protocol):
+    """What the server's chance is drawn from: a ``random.Random`` (or one reseeded now and
+    then, as the launcher's)."""
+
+    def shuffle(self, x: list[Any]) -> None: ...
+
+    def randrange(self, n: int) -> int: ...
+
+    def randbytes(self, n: int) -> bytes: ...
+
+
 class _Secrets:
     """``secrets`` as the service uses it, its numbers from ``rng`` (its ids and tokens not)."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: Source) -> None:
         self._rng = rng
 
     def randbelow(self, n: int) -> int:
@@ -38,9 +52,11 @@ class _Secrets:
     token_bytes = staticmethod(secrets.token_bytes)
 
 
-def fix_chance(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
-    """Every deck, dealer, cut and game secret of the server from ``random.Random(seed)``."""
-    rng = random.Random(seed)
+def install(setattr_: Callable[[Any, str, Any], None], rng: Source) -> None:
+    """Every deck, dealer, cut and game secret of the server in this process from ``rng``,
+    each patch made by ``setattr_(module, name, value)``.
+
+    :raises AssertionError: none of :data:`SERVICE_MODULES` is importable."""
 
     def deck() -> list[int]:
         cards = list(range(52))
@@ -54,8 +70,13 @@ def fix_chance(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
         except ImportError:
             continue
         if hasattr(mod, "shuffled_deck"):
-            monkeypatch.setattr(mod, "shuffled_deck", deck)
+            setattr_(mod, "shuffled_deck", deck)
         if hasattr(mod, "secrets"):
-            monkeypatch.setattr(mod, "secrets", _Secrets(rng))
+            setattr_(mod, "secrets", _Secrets(rng))
         patched += 1
     assert patched, f"none of {SERVICE_MODULES} is importable"
+
+
+def fix_chance(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Every deck, dealer, cut and game secret of the server from ``random.Random(seed)``."""
+    install(monkeypatch.setattr, random.Random(seed))

@@ -3,6 +3,11 @@ session), the real app on a free loopback port with a temporary SQLite file, a f
 context (fresh localStorage and cookies) per test.
 
 The tests are skipped, not failed, when Chromium or Playwright is missing.
+
+A test whose people should be on two server processes (issue 21) takes ``sites``, parametrized
+indirectly with two_servers.ONE / TWO: the first is the session's ``server`` (``one_process``,
+which a module may override), the second two ``ginrummy serve`` processes on PostgreSQL for the
+module (``two_processes``, likewise), skipped without ``$GINRUMMY_TEST_POSTGRES_URL``.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ from typing import Any
 
 import pytest
 from browser_helpers import CHROMIUM, CHROMIUM_ARGS, DESKTOP, LiveServer
+from chance import fix_chance
+from two_servers import ONE, TWO, Sites, TwoProcesses, serve_two
 
 #: Playwright's own timeouts: short, so that a broken page fails fast instead of hanging.
 ACTION_TIMEOUT_MS = 5_000
@@ -112,3 +119,29 @@ def fresh_server(tmp_path: Path) -> Iterator[LiveServer]:
     srv = LiveServer(tmp_path / "games.sqlite3").start()
     yield srv
     srv.stop()
+
+
+@pytest.fixture
+def one_process(server: LiveServer) -> LiveServer:
+    """The server of ``sites`` when it is ONE (a module may override it: shorter away times)."""
+    return server
+
+
+@pytest.fixture(scope="module")
+def two_processes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TwoProcesses]:
+    """Two ``ginrummy serve`` processes on one fresh PostgreSQL database, for the module (a
+    module may override it: shorter away times)."""
+    with serve_two(tmp_path_factory.mktemp("two-processes")) as two:
+        yield two
+
+
+@pytest.fixture
+def sites(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Sites:
+    """Where the test's people are served (``request.param``: ONE or TWO); see the module's
+    docstring."""
+    if request.param == ONE:
+        srv: LiveServer = request.getfixturevalue("one_process")
+        return Sites(srv, srv, lambda seed: fix_chance(monkeypatch, seed), processes=1)
+    assert request.param == TWO, request.param
+    two: TwoProcesses = request.getfixturevalue("two_processes")
+    return Sites(two.first, two.second, two.fix, processes=2)

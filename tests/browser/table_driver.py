@@ -1,6 +1,8 @@
 """Tables driven through the API for browser tests: a table of people made, joined and started
 by the test itself, the people a test does not watch moving by a fixed policy (never ending a
-hand), and a watched seat's page opened straight onto its seat (as a reload would)."""
+hand), and a watched seat's page opened straight onto its seat (as a reload would). The server
+is any with ``base`` and ``api`` (two_servers.Server): the in-process one, or one of two
+``ginrummy serve`` processes (:meth:`Table.at` the other one)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import json
 import time
 from typing import Any
 
-from browser_helpers import LiveServer
+from two_servers import Server
 
 #: seats per table of each scoring
 PLAYERS = {"standard": 2, "hollywood": 2, "three_player": 3, "partnership": 4}
@@ -18,18 +20,18 @@ NAMES = ("Ann", "Bo", "Cy", "Di")
 class Table:
     """One table on ``srv``: its id and each person's token by seat."""
 
-    def __init__(self, srv: LiveServer, game_id: str, tokens: dict[int, str]) -> None:
+    def __init__(self, srv: Server, game_id: str, tokens: dict[int, str]) -> None:
         self.srv = srv
         self.game_id = game_id
         self.tokens = tokens
 
     @classmethod
-    def against_computers(cls, srv: LiveServer, scoring: str, level: str = "easy") -> Table:
+    def against_computers(cls, srv: Server, scoring: str, level: str = "easy") -> Table:
         made = srv.api("POST", "/api/games", body={"scoring": scoring, "level": level})
         return cls(srv, made["game_id"], {0: made["token"]})
 
     @classmethod
-    def of_people(cls, srv: LiveServer, scoring: str, people: int, *,
+    def of_people(cls, srv: Server, scoring: str, people: int, *,
                   turn_clock: int | None = None, level: str = "easy",
                   start: bool = True) -> Table:
         """A table of ``people`` people (seats 0.. in join order; computers in the others)."""
@@ -49,6 +51,10 @@ class Table:
         if start:
             srv.api("POST", f"/api/games/{table.game_id}/start", token=tokens[0])
         return table
+
+    def at(self, srv: Server) -> Table:
+        """The same table as served by ``srv`` (another process on the same database)."""
+        return Table(srv, self.game_id, self.tokens)
 
     def state(self, seat: int) -> dict[str, Any]:
         return dict(self.srv.api("GET", f"/api/games/{self.game_id}", token=self.tokens[seat]))

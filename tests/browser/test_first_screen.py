@@ -3,8 +3,9 @@ screen during their own turn, in every form (issue 21 item 15: the buttons were 
 worse at a partnership table): against the computers (standard, Hollywood, three players,
 partnership) and at tables of people (two, three and four people, the last with a turn
 clock), measured in each phase of the turn the deal gives (the first-turn offer, the draw, the
-discard), from the page's top. Chance is fixed (tests/browser/chance.py): the seed in a
-failure replays the games."""
+discard), from the page's top; the partnership of four people also on two server processes
+sharing a PostgreSQL database (the table made on the first, the watched guest's page on the
+second). Chance is fixed (tests/browser/chance.py): the seed in a failure replays the games."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from browser_helpers import PHONE, LiveServer
 from chance import fix_chance
 from table_driver import Table
 from test_friends import person, ready
+from two_servers import Server, TwoProcesses
 
 pytestmark = pytest.mark.browser
 
@@ -70,15 +72,28 @@ def on_first_screen(page: Any, where: str) -> None:
 def test_hand_and_actions_fit_the_first_screen_of_a_phone(new_context: Any,
                                                           fixed_server: LiveServer,
                                                           form: str) -> None:
+    fits_the_first_screen(new_context, fixed_server, fixed_server, form)
+
+
+def test_a_partnership_of_people_fits_on_two_processes(two_processes: TwoProcesses,
+                                                        new_context: Any) -> None:
+    two_processes.fix(SEED)
+    fits_the_first_screen(new_context, two_processes.first, two_processes.second,
+                          "people-partnership-clock")
+
+
+def fits_the_first_screen(new_context: Any, first: Server, second: Server, form: str) -> None:
+    """The table of ``form`` made on ``first``; the watched person's page on ``second``, the
+    others moving through ``first``, until the watched person's first discard."""
     scoring, people, clock = FORMS[form]
     if people:
-        table = Table.of_people(fixed_server, scoring, people, turn_clock=clock)
+        table = Table.of_people(first, scoring, people, turn_clock=clock)
         watched = 1  # a guest's page (the creator's has the same rows)
     else:
-        table = Table.against_computers(fixed_server, scoring)
+        table = Table.against_computers(first, scoring)
         watched = 0
     page = person(new_context, viewport=PHONE)
-    table.open(page, watched)
+    table.at(second).open(page, watched)
     page.wait_for_selector("#table[aria-busy=false] [data-testid=status][data-phase]",
                            state="attached")
     seen: list[str] = []

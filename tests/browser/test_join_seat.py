@@ -1,6 +1,8 @@
 """A guest chooses a seat, hence a team (issue 21 item 14): the join dialog of a partnership
 with two open seats or more offers them as choices (the first checked), and the guest sits
-where they chose; with one open seat there is nothing to choose. Phone size."""
+where they chose; with one open seat there is nothing to choose. Phone size, on one server and
+on two server processes sharing a PostgreSQL database (the table made on the first, the guests
+joining through the second, the creator's page seeing them sit)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from typing import Any
 import pytest
 from browser_helpers import PHONE, LiveServer
 from test_friends import WAITING, create_table, person
+from two_servers import ONE, TWO, Sites, served_by
 
 pytestmark = pytest.mark.browser
 
@@ -29,10 +32,12 @@ def _join(page: Any, name: str) -> dict[str, Any]:
     return dict(resp.value.json())
 
 
-def test_a_partnership_guest_chooses_a_seat_and_team(new_context: Any,
-                                                     server: LiveServer) -> None:
+@pytest.mark.parametrize("sites", [ONE, TWO], indirect=True)
+def test_a_partnership_guest_chooses_a_seat_and_team(sites: Sites, new_context: Any) -> None:
+    sites.fix(2141)
     ann = person(new_context, viewport=PHONE)
-    url = create_table(ann, server.base, name="Ann", scoring="partnership", seats=PARTNERSHIP)
+    url = served_by(create_table(ann, sites.first.base, name="Ann", scoring="partnership",
+                                 seats=PARTNERSHIP), sites.second)
     bo = person(new_context, viewport=PHONE)
     _open_join(bo, url)
     assert bo.is_visible("#join-choose")
