@@ -1,5 +1,6 @@
 """The review's endpoints (issue 20, docs/api.md "Review"): the review of a finished game and
-of a finished hand, and the "try again" exercise of a graded decision with its answer. The
+of a finished hand, and the "try again" exercise of a graded decision with its answer, for
+games of every form (two players, Hollywood, three players, partnership). The
 reviews are made by :class:`ginrummy.web.review.reviews.Reviews` (its pool, its store): a review not
 made yet is answered 202 with its progress and ``Retry-After`` (ask again), a full pool 503
 ``busy`` with ``Retry-After``. Same ownership as every game endpoint: the game's bearer token,
@@ -30,8 +31,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "no such game, hand or decision, or not this "
                                             "token's"},
     409: {"model": ErrorOut, "description": "the game or hand is in play (game_in_play, "
-                                            "hand_in_play), not started, or a form not "
-                                            "reviewed yet (not_reviewable)"},
+                                            "hand_in_play), or not started"},
     422: {"description": "a number that is not an integer; a move that cannot be read or is "
                          "not legal there"},
     429: {"model": ErrorOut, "description": "rate limited (header Retry-After)"},
