@@ -43,9 +43,11 @@ from ...replay import seat_hand
 from ...store import FINISHED, ReviewStore, Store
 from ...views import PlayerView, view_of
 from ..http.errors import BadRequest, Illegal, NotFound, Unavailable
+from ..tables.engine import YOU
 from ..tables.service import GameService
 from . import jobs as review_jobs
 from .pool import ReviewPool
+from .practice import OwnGame, practice_list
 
 __all__ = ["ReviewSettings", "Reviews", "Ready", "Pending", "Busy", "Failed", "STALE",
            "FAILED_KEPT", "position_json"]
@@ -210,7 +212,9 @@ class Reviews:
         :raises NotFound: as :meth:`hand`, and 404 ``no_decision`` (no real choice there).
         :raises Unavailable: as :meth:`hand`.
         """
-        src = self._source(game_id, token)
+        return self._exercise(game_id, self._source(game_id, token), number, step)
+
+    def _exercise(self, game_id: str, src: _Source, number: int, step: int) -> dict[str, Any]:
         deal, h, view = self._position(src, number, step)
         with contextlib.suppress(Busy, Failed):  # the position is answered all the same
             self._exercise_values(game_id, src, number, step)
@@ -227,7 +231,10 @@ class Reviews:
         :raises NotFound: as :meth:`exercise`.
         :raises Unavailable: as :meth:`exercise`, 503 :class:`Busy`, 500 :class:`Failed`.
         """
-        src = self._source(game_id, token)
+        return self._answer(game_id, self._source(game_id, token), number, step, text)
+
+    def _answer(self, game_id: str, src: _Source, number: int, step: int, text: str
+                ) -> tuple[int, Ready | Pending]:
         deal, h, view = self._position(src, number, step)
         try:
             action = Action.parse(text)
@@ -254,10 +261,54 @@ class Reviews:
             {"game_id": game_id, "you": src.seat, "hand": number, "step": step,
              "seat": deal.players[view.seat], "played": played, "tried": chosen}))
 
+    # ------------------------------------------------------------------------ practice
+    def practice(self, player_id: str | None) -> dict[str, Any]:
+        """The mistakes and blunders of the browser ``player_id`` (its ``ginrummy_player``
+        cookie) to practise, from the reviews made of its own games
+        (:func:`~ginrummy.web.review.practice.practice_list`); none without a browser id."""
+        games = self._own_games(player_id)
+        made = self.stored.made([g.game_id for g in games], f"/w{self.settings.worlds}")
+        return practice_list(games, made)
+
+    def practice_exercise(self, game_id: str, player_id: str | None, number: int, step: int
+                          ) -> dict[str, Any]:
+        """:meth:`exercise` for the browser ``player_id`` (a seat it holds at ``game_id``, as
+        its statistics count it) in place of the game's token: the practice list's positions
+        open where the browser keeps no token (a game over is forgotten by the page).
+
+        :raises NotFound: not a game of this browser; as :meth:`exercise`.
+        :raises Unavailable: as :meth:`exercise`.
+        """
+        return self._exercise(game_id, self._player_source(game_id, player_id), number, step)
+
+    def practice_answer(self, game_id: str, player_id: str | None, number: int, step: int,
+                        text: str) -> tuple[int, Ready | Pending]:
+        """:meth:`answer` for the browser ``player_id`` (as :meth:`practice_exercise`)."""
+        return self._answer(game_id, self._player_source(game_id, player_id), number, step,
+                            text)
+
+    def _own_games(self, player_id: str | None) -> list[OwnGame]:
+        """The browser's games, each with the seat it held (those its statistics count)."""
+        if not player_id:
+            return []
+        reads = self.service.statistics
+        created = reads.player_games(player_id)
+        joined = reads.joined_games(player_id)
+        kinds = self.service.vstore.scorings([g.id for g in created]
+                                             + [g.game_id for g in joined])
+        return ([OwnGame(g.id, YOU, g.finished_at or g.created_at,
+                         kinds.get(g.id, "standard"), g.preset) for g in created]
+                + [OwnGame(g.game_id, g.seat, g.finished_at or g.created_at,
+                           kinds.get(g.game_id, "standard"), g.preset) for g in joined])
+
     # ---------------------------------------------------------------------- the sources
     def _source(self, game_id: str, token: str | None) -> _Source:
         seated = self.service.records.authorize(game_id, token)
         record = self.service.record(game_id, token)
+        return _Source(seated.seat, seated.row.status, record)
+
+    def _player_source(self, game_id: str, player_id: str | None) -> _Source:
+        seated, record = self.service.player_record(game_id, player_id)
         return _Source(seated.seat, seated.row.status, record)
 
     @staticmethod
