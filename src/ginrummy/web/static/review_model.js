@@ -78,6 +78,12 @@ export function exercisePath(gameId, hand, step) {
   return `/api/games/${encodeURIComponent(gameId)}/hands/${hand}/exercises/${step}`;
 }
 
+/** The API path of the browser's mistakes to practise (GET), or of one of them as an exercise. */
+export function practicePath(gameId = null, hand = null, step = null) {
+  if (gameId === null) return "/api/practice";
+  return `/api/practice/${encodeURIComponent(gameId)}/hands/${hand}/exercises/${step}`;
+}
+
 /** The review page's address: a game's review, or one hand's. */
 export function reviewPage(gameId, hand = null) {
   const q = `game=${encodeURIComponent(gameId)}`;
