@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from test_review_api import COMPUTER, PERSON, UPCARD, deck_of
-from test_review_forms import SMALL, _fix
+from test_review_every_form import SMALL, _fix
 from test_web_leak import card_strings
 from web_helpers import Table, choose
 

@@ -1,7 +1,7 @@
 """Review my game on the web (issue 20; docs/api.md "Review"): a finished hand and a finished
 game reviewed for every seat, made once in the review pool and stored (the same text on every
 later ask, and the evaluator's own review of the record), refused while in play, 404 for anyone
-but the game's seats (the other forms: tests/web/test_review_forms.py); the try-again exercise
+but the game's seats (the other forms: tests/web/test_review_every_form.py); the try-again exercise
 (the position as its seat saw it, no hidden card) and its answer; a full pool answers 503 with
 ``Retry-After``, a failed review 500. SQLite and PostgreSQL.
 
