@@ -124,7 +124,6 @@ REASONS: Final[dict[str, tuple[str, ...]]] = {
     "hand_in_play": ("number",),
     "review_game_in_play": (),
     "review_hand_in_play": ("number",),
-    "review_scoring": ("scoring",),
     "review_busy": ("seconds",),
     "review_failed": (),
     "no_decision": ("step",),

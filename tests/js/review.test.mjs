@@ -9,7 +9,7 @@ import {
   GRADES, GRADE_SYMBOL, accuracyText, actionParts, canTry, decisionFaceUp, decisionSentence, decisionsByPosition,
   exercisePath, gradeSymbol, isFlawed, listedDecisions, moveText, nearestDecision, noteText, percent, pollDelay,
   progressShare, replayAt, reviewPage, reviewPath, seatOrder, seatSummary, signedPercent, signedPoints,
-  timelineMarks, tokenFor, triedView,
+  timelineMarks, tokenFor, triedView, teamOf, teamGroups, finishedDeals,
 } from "../../src/ginrummy/web/static/review_model.js";
 import { makeT, cardName, LANGUAGES } from "../../src/ginrummy/web/static/i18n.js";
 
@@ -116,6 +116,22 @@ test("the token of a game: the game shown, a game in progress, a seat at a table
 test("seats in order, yours first; decisions by their replay position; marks on the timeline", () => {
   const review = { seats: [{ seat: 0, accuracy: 50 }, { seat: 1, accuracy: 70 }] };
   assert.deepEqual(seatOrder(review, 1), [1, 0]);
+  // three players: yours first, the others in order; a partnership: your partner next
+  const four = { seats: [0, 1, 2, 3].map((seat) => ({ seat })) };
+  assert.deepEqual(seatOrder({ seats: [0, 1, 2].map((seat) => ({ seat })) }, 2), [2, 0, 1]);
+  assert.deepEqual(seatOrder(four, 0, [[0, 2], [1, 3]]), [0, 2, 1, 3]);
+  assert.deepEqual(seatOrder(four, 3, [[0, 2], [1, 3]]), [3, 1, 0, 2]);
+  assert.deepEqual(seatOrder({ seats: [{ seat: 1 }, { seat: 2 }] }, 0, [[0, 2], [1, 3]]), [2, 1]);
+  assert.equal(teamOf([[0, 2], [1, 3]], 3), 1);
+  assert.equal(teamOf(null, 3), null);
+  assert.deepEqual(teamGroups([0, 2, 1, 3], [[0, 2], [1, 3]]), [{ team: 0, seats: [0, 2] }, { team: 1, seats: [1, 3] }]);
+  assert.deepEqual(teamGroups([1, 2], [[0, 2], [1, 3]]), [{ team: 1, seats: [1] }, { team: 0, seats: [2] }]);
+  assert.deepEqual(teamGroups([0, 1], null), [{ team: null, seats: [0, 1] }]);
+  // the finished deals of a record: a partnership's two tables numbered apart
+  assert.deepEqual(finishedDeals({ hands: [{ number: 1, hand: 1, table: 0, players: [0, 1] }, { number: 2, hand: 1, table: 1, players: [2, 3] }] }),
+    [{ number: 1, hand: 1, table: 0, players: [0, 1] }, { number: 2, hand: 1, table: 1, players: [2, 3] }]);
+  assert.deepEqual(finishedDeals({ hands: [{ number: 4, dealer: 1 }] }), [{ number: 4, hand: 4, table: 0, players: [0, 1] }]);
+  assert.deepEqual(finishedDeals(null), []);
   assert.equal(seatSummary(review, 1).accuracy, 70);
   assert.equal(seatSummary(review, 2), null);
   const by = decisionsByPosition(hand);

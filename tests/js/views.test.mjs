@@ -199,6 +199,10 @@ test("the result panel: the headline, the hands (the person's last) with the car
   assert.equal(v.replay, "/replay?game=g1&hand=2");
   assert.equal(v.review, "/review?game=g1&hand=2");
   assert.equal(resultView(shown({ ...handOver, phase: "game-over" })).review, "/review?game=g1");
+  // a partnership's hand 2 is its deals 3 and 4: the links open the deal shown, by its number
+  const teams = { ...handOver, table: { scoring: "partnership", players: 4, teams: [[0, 2], [1, 3]], hand: 2, deal: 4 } };
+  assert.equal(resultView(shown(teams)).replay, "/replay?game=g1&hand=4");
+  assert.equal(resultView(shown(teams)).review, "/review?game=g1&hand=4");
   assert.deepEqual(v.fair, { salt: "ab", deck: ["AS"] });
   assert.equal(resultView(shown(handOver, { animating: true })).show, false);
   assert.equal(resultView(shown(discardState)).show, false);

@@ -126,3 +126,20 @@ def check_review_answer(status: int, body: dict[str, Any], finished: set[int],
     assert reviewed <= finished, f"{where}: reviewed {sorted(reviewed)}, finished {finished}"
     rest = {k: v for k, v in body.items() if k != "review"}
     assert not card_strings(rest, -1), where
+
+
+def check_exercise_answer(status: int, body: dict[str, Any], finished: set[int],
+                          where: str) -> None:
+    """Assert that an answer of the try-again exercise (``GET .../hands/{n}/exercises/{step}``)
+    names nothing of a deal in play: a refusal names no card at all; a position (200) is one
+    of a ``finished`` deal (everything in it is revealed), with the players of its two engine
+    seats, and names no card outside it."""
+    if status != 200:
+        assert not card_strings(body, -1), f"{where}: {status} names cards: {body}"
+        return
+    assert body["hand"] in finished, f"{where}: a position of deal {body['hand']}, " \
+                                     f"finished {finished}"
+    pos = body["position"]
+    assert len(pos["players"]) == 2 and pos["seat"] in (0, 1), where
+    rest = {k: v for k, v in body.items() if k != "position"}
+    assert not card_strings(rest, -1), where

@@ -21,7 +21,7 @@ from ginrummy.web.http.i18n import LANGUAGES
 
 GZ = {"Accept-Encoding": "gzip"}
 PAGES = {"/": "game", "/keeper": "keeper", "/replay": "replay", "/review": "review",
-         "/tutorial": "tutorial",
+         "/practice": "practice", "/tutorial": "tutorial",
          "/rules": "rules", "/glossary": "glossary", "/tips": "tips", "/faq": "faq",
          "/no-such-page": "not_found"}
 

@@ -1,7 +1,7 @@
 """Review my game on the web (issue 20; docs/api.md "Review"): a finished hand and a finished
 game reviewed for every seat, made once in the review pool and stored (the same text on every
-later ask, and the evaluator's own review of the record), refused while in play or for a form
-the evaluator does not read yet, 404 for anyone but the game's seats; the try-again exercise
+later ask, and the evaluator's own review of the record), refused while in play, 404 for anyone
+but the game's seats (the other forms: tests/web/test_review_every_form.py); the try-again exercise
 (the position as its seat saw it, no hidden card) and its answer; a full pool answers 503 with
 ``Retry-After``, a failed review 500. SQLite and PostgreSQL.
 
@@ -229,16 +229,6 @@ def test_at_a_table_of_people_each_seat_gets_the_one_review(
     assert a.json()["review"] == b.json()["review"]
     assert [s["seat"] for s in a.json()["review"]["seats"]] == [0, 1]
     assert _rows(rclient) == [(ann.id, "hand/1/w4")]
-
-
-def test_a_form_the_evaluator_does_not_read_yet_is_refused(rclient: TestClient) -> None:
-    t = Table(rclient, {"level": "easy", "scoring": "three_player"})
-    for url in (f"/api/games/{t.id}/review", f"/api/games/{t.id}/hands/1/review"):
-        r = rclient.get(url, headers=t.headers)
-        assert r.status_code == 409, r.text
-        assert r.json()["detail"]["code"] == "not_reviewable"
-        assert r.json()["detail"]["reason"] == {"code": "review_scoring",
-                                                "params": {"scoring": "three_player"}}
 
 
 # ---------------------------------------------------------------------------- try again

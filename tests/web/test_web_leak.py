@@ -415,12 +415,17 @@ def _seated_table(client: TestClient, scoring: str, seats: list[dict[str, Any]],
 
 
 def test_no_person_at_a_table_is_sent_a_card_hidden_from_them(client: TestClient) -> None:
-    from leak_oracle import check_review_answer, check_seat_state, seat_links
+    from leak_oracle import (
+        check_exercise_answer,
+        check_review_answer,
+        check_seat_state,
+        seat_links,
+    )
     from table_helpers import ACTING
 
     service = client.app.state.service  # type: ignore[attr-defined]
     rng = random.Random(77)
-    checked = reviews = 0
+    checked = reviews = made = 0
     for scoring, seats, rules in _PEOPLE_TABLES:
         people = _seated_table(client, scoring, seats, rules)
         gid = people[0].id
@@ -448,15 +453,35 @@ def test_no_person_at_a_table_is_sent_a_card_hidden_from_them(client: TestClient
             if rng.random() < 0.1:  # a replay from the start too
                 check_seat_state(p.get(since=0), service.engine_of(gid), p.seat,
                                  f"{scoring} reload {step}", links)
-            if rng.random() < 0.1:  # a review of a hand so far, or of the game
+            if rng.random() < 0.1:  # a review of a deal so far (in play or not), or the game
                 q = rng.choice(people)
-                n = rng.randrange(1, q.get()["hand_number"] + 1)
-                r = q.call("GET", rng.choice([f"/hands/{n}/review", "/review"]))
-                finished = {h["number"] for h in q.call("GET", "/record").json()["hands"]}
+                record = q.call("GET", "/record").json()
+                finished = {h["number"] for h in record["hands"]}
+                current = record["current"]
+                deals = finished | {c["number"] for c in (
+                    current if isinstance(current, list) else [current] if current else [])}
+                n = rng.choice(sorted(deals))
+                url = rng.choice([f"/hands/{n}/review", "/review"])
+                r = q.call("GET", url)
                 check_review_answer(r.status_code, r.json(), finished,
                                     f"{scoring} review {step}")
+                r = q.call("GET", f"/hands/{n}/exercises/{rng.randrange(1, 30)}")
+                check_exercise_answer(r.status_code, r.json(), finished,
+                                      f"{scoring} exercise {step}")
                 reviews += 1
-    assert checked > 500 and reviews > 0
+        # every seat's review of a finished deal, made (a deal ends within 250 moves)
+        finished = {h["number"] for h in people[0].call("GET", "/record").json()["hands"]}
+        assert finished, f"{scoring}: no deal finished"
+        for q in people:
+            url = f"/hands/{min(finished)}/review"
+            r = q.call("GET", url)
+            if r.status_code == 202:
+                assert client.app.state.reviews.pool.wait_idle(120)  # type: ignore[attr-defined]
+                r = q.call("GET", url)
+            assert r.status_code == 200 and r.json()["you"] == q.seat, r.text[:300]
+            check_review_answer(200, r.json(), finished, f"{scoring} review, seat {q.seat}")
+            made += 1
+    assert checked > 500 and reviews > 0 and made >= 2 * len(_PEOPLE_TABLES)
 
 
 def test_the_seat_oracle_catches_a_hidden_card(client: TestClient) -> None:

@@ -68,6 +68,22 @@ class ReviewStore:
                                                      reviews.c.scope == scope)).first()
         return None if r is None else _row(r)
 
+    def made(self, game_ids: list[str], suffix: str) -> list[tuple[str, str, str]]:
+        """The reviews made of the games ``game_ids`` whose scope is a game's or a hand's
+        (``game/...``, ``hand/...``, not an exercise's) and ends with ``suffix`` (the search
+        budget, e.g. ``/w192``): ``(game_id, scope, data)``, in no particular order. Ids that
+        are not :func:`~ginrummy.store.rows.storable_id` have none."""
+        ids = sorted({g for g in game_ids if storable_id(g)})
+        out: list[tuple[str, str, str]] = []
+        for i in range(0, len(ids), 500):  # bounded IN lists
+            q = (select(reviews.c.game_id, reviews.c.scope, reviews.c.data)
+                 .where(reviews.c.game_id.in_(ids[i:i + 500]), reviews.c.status == DONE,
+                        reviews.c.scope.like("game/%") | reviews.c.scope.like("hand/%")))
+            with self.engine.connect() as conn:
+                out.extend((r.game_id, r.scope, r.data) for r in conn.execute(q).all()
+                           if r.data is not None and r.scope.endswith(suffix))
+        return out
+
     def claim(self, game_id: str, scope: str, owner: str, total: int, stale_before: float
               ) -> bool:
         """Claim the making of review ``scope`` for ``owner``: True when it is ``owner``'s to

@@ -1,9 +1,13 @@
 """The review's endpoints (issue 20, docs/api.md "Review"): the review of a finished game and
-of a finished hand, and the "try again" exercise of a graded decision with its answer. The
+of a finished hand, and the "try again" exercise of a graded decision with its answer, for
+games of every form (two players, Hollywood, three players, partnership). The
 reviews are made by :class:`ginrummy.web.review.reviews.Reviews` (its pool, its store): a review not
 made yet is answered 202 with its progress and ``Retry-After`` (ask again), a full pool 503
 ``busy`` with ``Retry-After``. Same ownership as every game endpoint: the game's bearer token,
-else 404.
+else 404. And the practice of a person's own past mistakes (``/api/practice``, the ``/practice``
+page): the list of the browser's mistakes and blunders in the reviews made of its games, each
+position offered again as the same exercise, for the browser (its ``ginrummy_player`` cookie)
+that held that seat.
 """
 
 from __future__ import annotations
@@ -30,8 +34,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "no such game, hand or decision, or not this "
                                             "token's"},
     409: {"model": ErrorOut, "description": "the game or hand is in play (game_in_play, "
-                                            "hand_in_play), not started, or a form not "
-                                            "reviewed yet (not_reviewable)"},
+                                            "hand_in_play), or not started"},
     422: {"description": "a number that is not an integer; a move that cannot be read or is "
                          "not legal there"},
     429: {"model": ErrorOut, "description": "rate limited (header Retry-After)"},
@@ -73,6 +76,44 @@ def install_review(app: FastAPI, reviews: Reviews, *,
         def review_page(request: Request, lang: str | None = Query(default=None)) -> Response:
             """The review page (issue 20): a game's or a hand's review, drawn from the API."""
             return serve(request, lang, "review.html", "The review page is not installed.")
+
+        @app.get("/practice", response_class=HTMLResponse)
+        def practice_page(request: Request, lang: str | None = Query(default=None)
+                          ) -> Response:
+            """The browser's own past mistakes to practise (issue 20), from ``/api/practice``."""
+            return serve(request, lang, "practice.html", "The practice page is not installed.")
+
+    @app.get("/api/practice", response_model=dict[str, Any], responses={429: _ERRORS[429]})
+    def practice(request: Request) -> Response:
+        """The browser's mistakes and blunders to practise (docs/api.md "Practice")."""
+        return JSONAnswer(reviews.practice(request.state.player_id))
+
+    @app.get("/api/practice/{game_id}/hands/{number}/exercises/{step}",
+             response_model=dict[str, Any], responses=_ERRORS)
+    def practice_exercise(request: Request, game_id: str, number: int, step: int
+                          ) -> Response:
+        """Try again at a position of the browser's own game (docs/api.md "Practice")."""
+        try:
+            return JSONAnswer(reviews.practice_exercise(game_id, request.state.player_id,
+                                                        number, step))
+        except Unavailable as e:
+            return _refused(e)
+
+    @app.post("/api/practice/{game_id}/hands/{number}/exercises/{step}",
+              response_model=dict[str, Any], responses={**_ERRORS, 413: {
+                  "model": ErrorOut, "description": "body too large"}})
+    def practice_answer(request: Request, game_id: str, number: int, step: int, body: TryIn
+                        ) -> Response:
+        """How a move tried there compares (docs/api.md "Practice"); changes nothing."""
+        try:
+            seat, got = reviews.practice_answer(game_id, request.state.player_id, number,
+                                                step, body.action)
+        except Unavailable as e:
+            return _refused(e)
+        if isinstance(got, Ready):
+            return Response(got.data.encode("utf-8"), media_type="application/json")
+        return _answer({"game_id": game_id, "you": seat, "hand": number, "step": step}, got,
+                       "tried")
 
     @app.get("/api/games/{game_id}/review", response_model=dict[str, Any], responses=_ERRORS)
     def game_review(game_id: str, authorization: str | None = Header(default=None)

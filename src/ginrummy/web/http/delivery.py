@@ -47,6 +47,9 @@ DESCRIPTIONS: Final[dict[str, dict[str, str]]] = {
         "review": "Review your Gin Rummy game: every decision graded by the computer's search, "
                   "your accuracy, your mistakes and what they cost, and your luck apart from "
                   "your skill.",
+        "practice": "Practise your own Gin Rummy mistakes: the positions where you went "
+                    "wrong in your reviewed games, to play again and see how each move "
+                    "compares.",
         "tutorial": "Learn Gin Rummy in a few minutes: melds, deadwood, knocking, gin and the "
                     "undercut, step by step.",
         "rules": "The complete rules of Gin Rummy as played here: melds, deadwood, knocking, "
@@ -72,6 +75,9 @@ DESCRIPTIONS: Final[dict[str, dict[str, str]]] = {
         "review": "Tinjau permainan Gin Rummy-mu: setiap keputusan dinilai oleh pencarian "
                   "komputer, akurasimu, kesalahanmu dan harganya, serta keberuntungan terpisah "
                   "dari keterampilan.",
+        "practice": "Latih lagi kesalahan Gin Rummy-mu sendiri: posisi tempat kamu keliru di "
+                    "permainan yang sudah diulas, untuk dimainkan lagi dan dibandingkan "
+                    "langkah demi langkah.",
         "tutorial": "Belajar Gin Rummy dalam beberapa menit: kombinasi, kartu mati, mengetuk, "
                     "gin, dan undercut, langkah demi langkah.",
         "rules": "Aturan lengkap Gin Rummy seperti dimainkan di sini: kombinasi, kartu mati, "
@@ -97,6 +103,9 @@ DESCRIPTIONS: Final[dict[str, dict[str, str]]] = {
         "review": "Semak permainan Gin Rummy anda: setiap keputusan dinilai oleh carian "
                   "komputer, ketepatan anda, kesilapan anda dan kosnya, serta nasib berasingan "
                   "daripada kemahiran.",
+        "practice": "Latih semula kesilapan Gin Rummy anda sendiri: kedudukan di mana anda "
+                    "tersilap dalam permainan yang telah diulas, untuk dimainkan semula dan "
+                    "dibandingkan langkah demi langkah.",
         "tutorial": "Belajar Gin Rummy dalam beberapa minit: meld, deadwood, Knock, gin dan "
                     "undercut, langkah demi langkah.",
         "rules": "Peraturan lengkap Gin Rummy seperti yang dimainkan di sini: meld, deadwood, "
@@ -122,6 +131,9 @@ DESCRIPTIONS: Final[dict[str, dict[str, str]]] = {
         "review": "Priksa maneh dolanan Gin Rummy sampeyan: saben keputusan dibiji karo "
                   "panggoletan komputer, akurasi sampeyan, kaluputan sampeyan lan regane, uga "
                   "begja dipisah saka kaprigelan.",
+        "practice": "Latihan maneh kaluputan Gin Rummy sampeyan dhewe: posisi ing ngendi "
+                    "sampeyan kleru ing dolanan sing wis ditinjau, kanggo dimainake maneh lan "
+                    "dibandhingake langkah siji-siji.",
         "tutorial": "Sinau Gin Rummy mung sawetara menit: kombinasi, kertu mati, ngetuk, gin "
                     "lan undercut, langkah siji-siji.",
         "rules": "Aturan jangkep Gin Rummy kaya sing dimainake ing kene: kombinasi, kertu "
@@ -138,7 +150,8 @@ DESCRIPTIONS: Final[dict[str, dict[str, str]]] = {
 
 #: the front end's HTML files and the description each one gets.
 _FILE_PAGES: Final = {"index.html": "game", "keeper.html": "keeper", "replay.html": "replay",
-                      "review.html": "review", "tutorial.html": "tutorial"}
+                      "review.html": "review", "practice.html": "practice",
+                      "tutorial.html": "tutorial"}
 
 
 def describe(lang: str, page: str) -> str:

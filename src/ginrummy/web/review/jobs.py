@@ -12,10 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...bots.review import ReviewBudget, grade_moves, read_record, review_record
+from ...bots.review import (
+    DealInput,
+    GameToReview,
+    ReviewBudget,
+    grade_moves,
+    read_record,
+    review_game,
+)
 from ..http.encoding import dumps as _bytes
 
-__all__ = ["review_job", "exercise_job", "dumps"]
+__all__ = ["review_job", "exercise_job", "dumps", "deal_of", "reviewed_players"]
 
 
 def dumps(value: Any) -> str:
@@ -23,12 +30,36 @@ def dumps(value: Any) -> str:
     return _bytes(value).decode("utf-8")
 
 
+def deal_of(game: GameToReview, number: int) -> DealInput:
+    """Finished deal ``number`` of ``game`` (a partnership's deals are numbered across both
+    tables, and one table's deal may be over while the other's is in play: found by its
+    number, not its place).
+
+    :raises LookupError: the game has no finished deal ``number``."""
+    for d in game.deals:
+        if d.number == number:
+            return d
+    raise LookupError(f"no finished deal {number}")
+
+
+def reviewed_players(game: GameToReview, hands: list[int] | None) -> tuple[int, ...]:
+    """The players a review of the deals ``hands`` (None: every one) of ``game`` covers: those
+    who played one of them (three players: not the one who sat a hand out; a partnership hand:
+    the two of its table), every player of the table when there is none (a game given up
+    before its first deal ended)."""
+    played = {p for d in game.deals if hands is None or d.number in hands for p in d.players}
+    return tuple(sorted(played)) or tuple(range(game.players))
+
+
 def review_job(record: dict[str, Any], hands: list[int] | None, worlds: int,
                report: Callable[[int, int], None]) -> str:
-    """The review of the finished deals ``hands`` of ``record`` (None: every one), both seats,
-    at ``worlds`` sampled worlds per decision: ``GameReview.to_json()`` as text."""
-    review = review_record(record, (0, 1), None if hands is None else set(hands),
-                           ReviewBudget(worlds), report)
+    """The review of the finished deals ``hands`` of ``record`` (None: every one), every
+    player who played them (:func:`reviewed_players`; any form: two players, Hollywood, three
+    players, partnership), at ``worlds`` sampled worlds per decision: ``GameReview.to_json()``
+    as text."""
+    game = read_record(record)
+    review = review_game(game, reviewed_players(game, hands),
+                         None if hands is None else set(hands), ReviewBudget(worlds), report)
     return dumps(review.to_json())
 
 
@@ -38,7 +69,7 @@ def exercise_job(record: dict[str, Any], hand: int, index: int, worlds: int,
     (:func:`~ginrummy.bots.review.grade_moves`): ``{"moves": [decision, ...]}`` as text, each
     decision in the review's shape with ``played`` the move tried."""
     report(0, 1)
-    deal = read_record(record).deals[hand - 1]
+    deal = deal_of(read_record(record), hand)
     graded = grade_moves(deal, index, ReviewBudget(worlds))
     report(1, 1)
     return dumps({"moves": [d.to_json() for d in graded]})

@@ -5,8 +5,12 @@ and the "try again" exercise of one graded decision, made once by the evaluator
 
 What is reviewed is the game's fairness record as ``GET /api/games/{id}/record`` gives it
 (:meth:`~ginrummy.web.tables.service.GameService.record`: same ownership, every finished deal
-in full, nothing of a deal in play). The evaluator judges each decision from its seat's view
-alone and seeds its search from the deal's revealed salt: the web layer decides nothing of it.
+in full, nothing of a deal in play), of every form: two players (any preset: Oklahoma,
+straight), Hollywood, three players and partnership, against the computer or at tables of
+people. The evaluator judges each decision from its seat's view alone (a partnership's other
+table's deal in play is not in the record; its result is valued as a distribution) and seeds
+its search from the deal's revealed salt: the web layer decides nothing of it. A hand is a
+deal, numbered as the record numbers them (a partnership hand's two deals are two numbers).
 
 A request finds the review stored (answered at once), or being made (by this process or
 another: its progress), or starts it: this process claims it in the store (of processes asking
@@ -39,12 +43,14 @@ from ...replay import seat_hand
 from ...store import FINISHED, ReviewStore, Store
 from ...views import PlayerView, view_of
 from ..http.errors import BadRequest, Illegal, NotFound, Unavailable
+from ..tables.engine import YOU
 from ..tables.service import GameService
 from . import jobs as review_jobs
 from .pool import ReviewPool
+from .practice import OwnGame, practice_list
 
 __all__ = ["ReviewSettings", "Reviews", "Ready", "Pending", "Busy", "Failed", "STALE",
-           "FAILED_KEPT"]
+           "FAILED_KEPT", "position_json"]
 
 log = logging.getLogger("ginrummy.web")
 
@@ -54,11 +60,6 @@ STALE = 60.0
 HEARTBEAT = 5.0
 #: seconds a failed review is answered 500 before it is tried again
 FAILED_KEPT = 60.0
-#: the forms whose games the server reviews (409 ``not_reviewable`` for the others): the
-#: evaluator reads every form (:data:`ginrummy.bots.review.FORMS`), but the server's review
-#: jobs grade the two seats of one table and its try-again reads a two-player record's deal
-#: by number; the other forms wait for the one state builder of every form (issue 19).
-SERVED = ("standard",)
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,8 @@ class Failed(Unavailable):
 
 @dataclass(frozen=True)
 class _Source:
-    """What a review is made from: the asker's seat, the game's status and fairness record."""
+    """What a review is made from: the asker's seat (its player number at a table of three
+    or four), the game's status and fairness record."""
 
     seat: int
     status: str
@@ -173,11 +175,12 @@ class Reviews:
 
     # ------------------------------------------------------------------------- requests
     def game(self, game_id: str, token: str | None) -> tuple[int, Ready | Pending]:
-        """The review of the whole game, once it is over (or resigned): ``(seat, review)``.
+        """The review of the whole game, once it is over (or resigned): ``(seat, review)``,
+        every player of the table reviewed.
 
         :raises NotFound: no such game, or not this token's.
-        :raises Unavailable: 409 ``not_started``, ``not_reviewable`` (a form the evaluator
-            does not read yet), ``game_in_play``; 503 :class:`Busy`; 500 :class:`Failed`.
+        :raises Unavailable: 409 ``not_started``, ``game_in_play``; 503 :class:`Busy`; 500
+            :class:`Failed`.
         """
         src = self._source(game_id, token)
         if src.status not in FINISHED:
@@ -188,7 +191,8 @@ class Reviews:
 
     def hand(self, game_id: str, token: str | None, number: int
              ) -> tuple[int, Ready | Pending]:
-        """The review of finished hand ``number``: ``(seat, review)``.
+        """The review of finished hand (deal) ``number``: ``(seat, review)``, its two players
+        reviewed (at a table of three, the one who sat it out is not in it).
 
         :raises NotFound: no such game, or not this token's; 404 ``no_hand``.
         :raises Unavailable: as :meth:`game`, and 409 ``hand_in_play`` for the deal in play.
@@ -208,7 +212,9 @@ class Reviews:
         :raises NotFound: as :meth:`hand`, and 404 ``no_decision`` (no real choice there).
         :raises Unavailable: as :meth:`hand`.
         """
-        src = self._source(game_id, token)
+        return self._exercise(game_id, self._source(game_id, token), number, step)
+
+    def _exercise(self, game_id: str, src: _Source, number: int, step: int) -> dict[str, Any]:
         deal, h, view = self._position(src, number, step)
         with contextlib.suppress(Busy, Failed):  # the position is answered all the same
             self._exercise_values(game_id, src, number, step)
@@ -225,8 +231,11 @@ class Reviews:
         :raises NotFound: as :meth:`exercise`.
         :raises Unavailable: as :meth:`exercise`, 503 :class:`Busy`, 500 :class:`Failed`.
         """
-        src = self._source(game_id, token)
-        _deal, h, view = self._position(src, number, step)
+        return self._answer(game_id, self._source(game_id, token), number, step, text)
+
+    def _answer(self, game_id: str, src: _Source, number: int, step: int, text: str
+                ) -> tuple[int, Ready | Pending]:
+        deal, h, view = self._position(src, number, step)
         try:
             action = Action.parse(text)
         except InvalidNotationError as e:
@@ -247,18 +256,59 @@ class Reviews:
             log.error("exercise %s/%s of game %s: a legal move was not graded", number, step,
                       game_id)
             raise Failed
-        played = src.record["hands"][number - 1]["actions"][step - 1]
+        played = self._finished_hand(src, number)["actions"][step - 1]
         return src.seat, Ready(review_jobs.dumps(
             {"game_id": game_id, "you": src.seat, "hand": number, "step": step,
-             "seat": view.seat, "played": played, "tried": chosen}))
+             "seat": deal.players[view.seat], "played": played, "tried": chosen}))
+
+    # ------------------------------------------------------------------------ practice
+    def practice(self, player_id: str | None) -> dict[str, Any]:
+        """The mistakes and blunders of the browser ``player_id`` (its ``ginrummy_player``
+        cookie) to practise, from the reviews made of its own games
+        (:func:`~ginrummy.web.review.practice.practice_list`); none without a browser id."""
+        games = self._own_games(player_id)
+        made = self.stored.made([g.game_id for g in games], f"/w{self.settings.worlds}")
+        return practice_list(games, made)
+
+    def practice_exercise(self, game_id: str, player_id: str | None, number: int, step: int
+                          ) -> dict[str, Any]:
+        """:meth:`exercise` for the browser ``player_id`` (a seat it holds at ``game_id``, as
+        its statistics count it) in place of the game's token: the practice list's positions
+        open where the browser keeps no token (a game over is forgotten by the page).
+
+        :raises NotFound: not a game of this browser; as :meth:`exercise`.
+        :raises Unavailable: as :meth:`exercise`.
+        """
+        return self._exercise(game_id, self._player_source(game_id, player_id), number, step)
+
+    def practice_answer(self, game_id: str, player_id: str | None, number: int, step: int,
+                        text: str) -> tuple[int, Ready | Pending]:
+        """:meth:`answer` for the browser ``player_id`` (as :meth:`practice_exercise`)."""
+        return self._answer(game_id, self._player_source(game_id, player_id), number, step,
+                            text)
+
+    def _own_games(self, player_id: str | None) -> list[OwnGame]:
+        """The browser's games, each with the seat it held (those its statistics count)."""
+        if not player_id:
+            return []
+        reads = self.service.statistics
+        created = reads.player_games(player_id)
+        joined = reads.joined_games(player_id)
+        kinds = self.service.vstore.scorings([g.id for g in created]
+                                             + [g.game_id for g in joined])
+        return ([OwnGame(g.id, YOU, g.finished_at or g.created_at,
+                         kinds.get(g.id, "standard"), g.preset) for g in created]
+                + [OwnGame(g.game_id, g.seat, g.finished_at or g.created_at,
+                           kinds.get(g.game_id, "standard"), g.preset) for g in joined])
 
     # ---------------------------------------------------------------------- the sources
     def _source(self, game_id: str, token: str | None) -> _Source:
         seated = self.service.records.authorize(game_id, token)
         record = self.service.record(game_id, token)
-        scoring = record.get("scoring") or "standard"
-        if scoring not in SERVED:
-            raise Unavailable(409, "not_reviewable", "review_scoring", scoring=scoring)
+        return _Source(seated.seat, seated.row.status, record)
+
+    def _player_source(self, game_id: str, player_id: str | None) -> _Source:
+        seated, record = self.service.player_record(game_id, player_id)
         return _Source(seated.seat, seated.row.status, record)
 
     @staticmethod
@@ -282,7 +332,7 @@ class Reviews:
         actions = self._finished_hand(src, number)["actions"]
         if not 1 <= step <= len(actions):
             raise Unavailable(404, "not_found", "no_decision", step=step)
-        deal = read_record(src.record).deals[number - 1]
+        deal = review_jobs.deal_of(read_record(src.record), number)
         h = position_at(deal, step - 1)
         view = view_of(h, h.current)
         if len(candidate_moves(view)) < 2:
@@ -397,12 +447,17 @@ def position_json(h: HandState, view: PlayerView, deal: DealInput) -> dict[str, 
     """The position of an exercise as its seat saw it: from ``view`` only (the seat's own cards
     arranged as the replay shows them, :func:`ginrummy.replay.seat_hand`), so no card hidden
     from the seat (the other hand beyond what it took face up, the stock) is in it; and the
-    score before the deal (public, as on the score sheet)."""
+    score before the deal (public, as on the score sheet).
+
+    Seats are the deal's engine seats 0 and 1, as in the replay (``seat``, ``dealer``,
+    ``history``, ``score.points``); ``players`` names the player at each (a table of three or
+    four; two players: ``[0, 1]``)."""
     hand = seat_hand(h, view.seat)
     assert hand.cards == view.hand  # the seat's own cards, nothing else of ``h``
     texts = card_text  # card ints as texts
     return {
-        "seat": view.seat, "dealer": view.dealer, "phase": view.phase.value,
+        "seat": view.seat, "players": list(deal.players), "dealer": view.dealer,
+        "phase": view.phase.value,
         "hand": hand.to_json(),
         "opponent": {"cards": view.opponent_card_count,
                      "known": view.opponent_known.texts()},

@@ -24,7 +24,9 @@ import { errorAnswerText } from "./i18n.js";
 const KEY_CURRENT = "ginrummy.current";
 const PILE_SHOWN = 7;
 const S = {
-  lang: "en", t: makeT({}), game: null, data: null, step: 0, number: null,
+  // `table`: the game's state (GET /api/games/{id}): who the asker is at the table and the
+  // players' names; null until read (or if it cannot be)
+  lang: "en", t: makeT({}), game: null, table: null, data: null, step: 0, number: null,
   // the review of the hand shown: on (asked for), its answer, its progress, its error; the exercise open
   review: { on: false, data: null, wait: null, error: null, asked: 0 }, exercise: null,
 };
@@ -36,18 +38,25 @@ const backEl = () => el("span", { class: "card back", "aria-hidden": "true" });
 const cardsText = (cards) => cards.map((c) => cardShort(c, t)).join(" ");
 
 // ---------------------------------------------------------------- who is who
-function pseudoState() {
+// The replay's seats are the deal's engine seats 0 and 1 (`S.data.players` names the player at
+// each); a review's decisions name players (0 to 3 at a table of three or four).
+function namesState() {
+  if (S.table) return S.table;
   const d = S.data;
-  return { you: 0, table: d && d.scoring !== "standard" ? { scoring: d.scoring } : null };
+  const asker = d.you !== null && d.you !== undefined ? d.players[d.you] : S.review.data ? S.review.data.you : 0;
+  return { you: asker, table: d && d.scoring !== "standard" ? { scoring: d.scoring } : null };
 }
-const nameOf = (seat) => playerName(pseudoState(), S.data.players[seat], t);
+const nameOfPlayer = (p) => playerName(namesState(), p, t);
+const nameOf = (seat) => nameOfPlayer(S.data.players[seat]);
 const isYou = (seat) => seat !== null && seat !== undefined && seat === S.data.you;
 const bottomSeat = () => (S.data.you === null || S.data.you === undefined ? 0 : S.data.you);
+/** The engine seat at which the player who made review decision `dec` sat in this deal. */
+const seatOfDecision = (dec) => S.data.players.indexOf(dec.seat);
 
 function headline(res) {
   const d = S.data;
   const mapped = { ...res, winner: res.winner === null || res.winner === undefined ? null : d.players[res.winner] };
-  return d.scoring === "standard" ? resultHeadline(mapped, 0, t) : variantHeadline(mapped, pseudoState(), t);
+  return d.scoring === "standard" ? resultHeadline(mapped, 0, t) : variantHeadline(mapped, namesState(), t);
 }
 
 // ---------------------------------------------------------------- words
@@ -154,11 +163,12 @@ function renderFrame() {
   const dec = decisionHere();
   // at a decision with the review on: the table as the deciding seat saw it, the better move marked
   const marks = dec ? moveMarks(dec, f) : null;
-  const draw = (seat) => (dec && seat !== dec.seat ? hiddenSeatEl(f, seat, dec.seat) : seatEl(f, seat, dec ? marks : null));
+  const decider = dec ? seatOfDecision(dec) : null;
+  const draw = (seat) => (dec && seat !== decider ? hiddenSeatEl(f, seat, decider) : seatEl(f, seat, dec ? marks : null));
   $("rp-top").replaceChildren(...draw(1 - me));
   $("rp-bottom").replaceChildren(...draw(me));
-  $("rp-top").classList.toggle("acting", dec ? dec.seat === 1 - me : f.seat === 1 - me);
-  $("rp-bottom").classList.toggle("acting", dec ? dec.seat === me : f.seat === me);
+  $("rp-top").classList.toggle("acting", dec ? decider === 1 - me : f.seat === 1 - me);
+  $("rp-bottom").classList.toggle("acting", dec ? decider === me : f.seat === me);
   const stockMark = marks && (marks.best.stock ? "rv-best" : !marks.same && marks.played.stock ? "rv-played" : "");
   $("rp-stock").replaceChildren(
     el("span", { class: "rp-label", text: t("table.stock_label", { n: f.stock_count }) }),
@@ -182,7 +192,7 @@ function renderFrame() {
       return cardEl(c, t, { cls, bottomIndex: false, label });
     })),
   );
-  $("rp-action").textContent = dec ? t(isYou(dec.seat) ? "review.position.you" : "review.position.other", { who: nameOf(dec.seat) }) : actionText(f);
+  $("rp-action").textContent = dec ? t(isYou(decider) ? "review.position.you" : "review.position.other", { who: nameOf(decider) }) : actionText(f);
   $("rp-badges").replaceChildren(...f.markers.map((m) => el("div", { class: `rp-badge-row` },
     el("span", { class: `rp-badge rp-${m.kind}`, "data-testid": "replay-badge", "data-kind": m.kind, text: markerLabel(m) }),
     el("span", { class: "rp-badge-detail", text: markerDetail(m) }))));
@@ -211,7 +221,7 @@ function renderMarkers() {
     // keyboard reaches the decisions through the panel's previous / next buttons
     const mark = el("span", {
       class: `rv-tick g-${m.grade}${m.mine ? " mine" : ""}`, "data-step": m.step, "data-grade": m.grade, "data-testid": "review-mark",
-      title: `${t(`review.grade.${m.grade}`)} · ${nameOf(m.seat)} · ${t("replay.step", { n: m.step, total: last })}`,
+      title: `${t(`review.grade.${m.grade}`)} · ${nameOfPlayer(m.seat)} · ${t("replay.step", { n: m.step, total: last })}`,
       onclick: () => go(m.step), "aria-hidden": "true", text: m.symbol,
     });
     mark.style.left = `${(100 * m.step) / last}%`;
@@ -270,8 +280,9 @@ function renderResult() {
 
 // ---------------------------------------------------------------- the review
 function reviewContext() {
-  const you = S.review.data ? S.review.data.you : S.data.you ?? 0;
-  return { t: S.t, lang: S.lang, you, gameId: S.game.game_id, name: (c) => cardName(c, S.t), nameOf };
+  // decisions name players: `you` the asker's player (the review's), names by player
+  const you = S.review.data ? S.review.data.you : namesState().you ?? 0;
+  return { t: S.t, lang: S.lang, you, gameId: S.game.game_id, name: (c) => cardName(c, S.t), nameOf: nameOfPlayer };
 }
 
 function renderDecision(dec) {
@@ -496,6 +507,16 @@ async function load(number) {
   if (wasOn) await loadReview();
 }
 
+/** The game's state, for who the asker is and the players' names; null if it cannot be read. */
+async function tableState(g) {
+  try {
+    const r = await apiRequest("GET", `/api/games/${encodeURIComponent(g.game_id)}`, undefined, g.token);
+    return r.ok && r.data && typeof r.data === "object" ? r.data : null;
+  } catch {
+    return null;
+  }
+}
+
 async function lastFinished() {
   const g = S.game;
   const r = await apiRequest("GET", `/api/games/${encodeURIComponent(g.game_id)}/record`, undefined, g.token);
@@ -540,6 +561,7 @@ async function boot() {
     return;
   }
   S.game = other ? { game_id: wanted, token: other } : saved;
+  S.table = await tableState(S.game);
   const asked = params.get("hand");
   if (asked !== null && !/^[1-9][0-9]{0,5}$/.test(asked)) {
     showError("replay.error.not_found");

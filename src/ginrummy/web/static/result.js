@@ -81,12 +81,23 @@ export function resultView(p) {
     rematchHidden: !(over && hasPeople(st) && isCreator(st)),
     waiting: host ? t("friends.rematch_wait", { name: host }) : "",
     againHidden: !over,
-    // step through this hand face up (the replay page reads the game's token from this browser)
-    replay: `/replay?game=${encodeURIComponent(st.game_id)}&hand=${st.hand_number}`,
+    // step through this hand face up (the replay page reads the game's token from this browser);
+    // the deal shown, by its number (a partnership hand's two deals are numbered apart)
+    replay: `/replay?game=${encodeURIComponent(st.game_id)}&hand=${dealNumber(st)}`,
     // the review (issue 20): the whole game once it is over, else the hand just finished
-    review: over ? reviewPage(st.game_id) : reviewPage(st.game_id, st.hand_number),
+    review: over ? reviewPage(st.game_id) : reviewPage(st.game_id, dealNumber(st)),
     fair: st.fairness && st.fairness.revealed,
   };
+}
+
+/**
+ * The number of the deal the page shows, as the replay and the review number deals: the hand's
+ * number at a two-player table or three players (one deal a hand), the table's deal at a
+ * partnership (`table.deal`: its hand's two deals are two numbers).
+ */
+export function dealNumber(st) {
+  const deal = st && st.table && st.table.deal;
+  return Number.isInteger(deal) && deal > 0 ? deal : st.hand_number;
 }
 
 export function drawResult(p) {

@@ -5,17 +5,19 @@
 // points; every graded decision, each linked to its position on the replay page (and, for your
 // flawed ones, to its "Try again"). The token is the one this browser keeps for the game (the
 // game shown, a game in progress, or a seat at a table of people). It draws what the server sends.
+// Every form: at three players and partnership a hand is a deal (numbered as the game's record
+// numbers them), named with the two who played it; a partnership's teams head their players.
 
 import { makeT, cardName } from "./i18n.js";
 import { $, el, apiRequest, applyLanguage, pageLanguage } from "./page.js";
 import { errorAnswerText } from "./i18n.js";
 import { playerName } from "./variants.js";
-import { listedDecisions, tokenFor } from "./review_model.js";
+import { finishedDeals, listedDecisions, teamOf, tokenFor } from "./review_model.js";
 import { fetchReview } from "./review_fetch.js";
 import { decisionEl, progressEl, summaryEl, turningPointsEl } from "./review_view.js";
 
 const S = {
-  lang: "en", t: makeT({}), gameId: null, token: null, state: null, scope: null, finished: [], gameOver: false,
+  lang: "en", t: makeT({}), gameId: null, token: null, state: null, scope: null, finished: [], deals: [], gameOver: false,
   data: null, wait: null, busy: false, asked: 0, error: null,
 };
 const t = (...a) => S.t(...a);
@@ -24,13 +26,35 @@ function stored(key, fallback) {
   try { const v = localStorage.getItem(key); return v === null ? fallback : JSON.parse(v); } catch { return fallback; }
 }
 
+/** The table's form, players and teams, from the game's state ("standard", 2, null by default). */
+function table() {
+  const tb = S.state && S.state.table;
+  return {
+    scoring: (tb && tb.scoring) || "standard", players: (tb && tb.players) || 2,
+    teams: tb && Array.isArray(tb.teams) ? tb.teams : null,
+  };
+}
+
 function context() {
   const st = S.state || { you: S.data ? S.data.you : 0 };
   const you = S.data ? S.data.you : st.you ?? 0;
+  const tb = table();
   return {
     t: S.t, lang: S.lang, you, gameId: S.gameId, name: (c) => cardName(c, S.t),
     nameOf: (seat) => (S.state ? playerName(S.state, seat, S.t) : seat === you ? t("table.you") : t("review.opponent")),
+    teams: tb.teams,
+    teamName: (i) => t(i === teamOf(tb.teams, you) ? "vt.team.us" : "vt.team.them"),
+    chanceNote: tb.scoring === "standard" ? "" : t(`review.chance.${tb.scoring}`, null, ""),
   };
+}
+
+/** A hand (deal) `number` in words: "Hand 3", and at three or four players who played it. */
+function dealLabel(number, players = null) {
+  const base = t("table.hand_no", { n: number });
+  const at = players || (S.deals.find((d) => d.number === number) || {}).players;
+  if (table().players <= 2 || !Array.isArray(at) || at.length !== 2) return base;
+  const c = context();
+  return `${base} · ${t("vt.other_vs", { a: c.nameOf(at[0]), b: c.nameOf(at[1]) })}`;
 }
 
 // ---------------------------------------------------------------- drawing
@@ -38,7 +62,7 @@ function drawScope() {
   const sel = $("rv-scope");
   const opts = [];
   if (S.gameOver) opts.push(el("option", { value: "game", text: t("review.whole_game") }));
-  for (const n of S.finished) opts.push(el("option", { value: String(n), text: t("table.hand_no", { n }) }));
+  for (const n of S.finished) opts.push(el("option", { value: String(n), text: dealLabel(n) }));
   sel.replaceChildren(...opts);
   sel.value = S.scope === null ? "game" : String(S.scope);
   $("rv-pick").hidden = !opts.length;
@@ -65,7 +89,7 @@ function drawHands() {
   const mine = $("rv-mine").checked;
   const sections = review.hands.map((h) => {
     const ds = listedDecisions(h, flawed).filter((d) => !mine || d.seat === c.you);
-    const heading = el("h3", { class: "rv-hand-h" }, el("span", { text: t("table.hand_no", { n: h.hand }) }), " ",
+    const heading = el("h3", { class: "rv-hand-h" }, el("span", { text: dealLabel(h.hand, h.players) }), " ",
       el("a", { class: "rv-link", href: `/replay?game=${encodeURIComponent(S.gameId)}&hand=${h.hand}&review=1`, text: t("review.open_replay") }));
     return el("section", { class: "rv-hand", "data-hand": String(h.hand) }, heading,
       ds.length ? el("div", { class: "rv-decisions" }, ...ds.map((d) => decisionEl(d, c)))
@@ -83,6 +107,10 @@ function render() {
   drawError();
   const title = S.scope === null ? t("review.title") : `${t("review.title_hand")} · ${t("table.hand_no", { n: S.scope })}`;
   $("rv-h1").textContent = title;
+  // the intro names "your opponent", or every player of a table of three or four
+  const intro = $("rv-intro");
+  intro.dataset.i18n = table().players > 2 ? "review.intro_many" : "review.intro";
+  intro.textContent = t(intro.dataset.i18n);
   document.title = `${title} · ${t("app.title")}`;
   $("rv-content").hidden = !S.data;
   if (!S.data) return;
@@ -155,10 +183,18 @@ async function boot() {
   if (!st.ok || !st.data) { fail(st.status === 404 ? "review.error.no_game" : "review.error.generic"); return; }
   S.state = st.data;
   const over = S.state.phase === "game-over";
-  const last = S.state.hand_number || 0;
-  const handOver = S.state.phase === "hand-over" || (over && !S.state.resigned);
   S.gameOver = over;
-  S.finished = Array.from({ length: handOver ? last : Math.max(0, last - 1) }, (_, i) => i + 1);
+  // the finished deals, as the game's record lists them (at a partnership the two tables' deals
+  // are numbered apart, and one may be over while the other is in play)
+  let rec;
+  try {
+    rec = await apiRequest("GET", `/api/games/${encodeURIComponent(S.gameId)}/record`, undefined, S.token);
+  } catch {
+    fail("error.network");
+    return;
+  }
+  S.deals = rec.ok ? finishedDeals(rec.data) : [];
+  S.finished = S.deals.map((d) => d.number);
   let scope = asked === null ? null : Number(asked);
   if (scope === null && !over) scope = S.finished.length ? S.finished[S.finished.length - 1] : null;
   if (scope === null && !over) { fail("review.error.none_finished"); return; }

@@ -4,7 +4,7 @@
 // The review page (review.js) and the replay page (replay.js) use it; it draws nothing itself.
 
 import { apiRequest } from "./page.js";
-import { exercisePath, pollDelay, reviewPath } from "./review_model.js";
+import { exercisePath, pollDelay, practicePath, reviewPath } from "./review_model.js";
 
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
@@ -34,3 +34,12 @@ export const fetchExercise = (gameId, hand, step, token) => apiRequest("GET", ex
 
 /** How `action` tried at the exercise compares, once graded. */
 export const tryMove = (gameId, hand, step, action, token, opts) => untilMade("POST", exercisePath(gameId, hand, step), token, { ...opts, body: { action } });
+
+/** The browser's own mistakes to practise (its cookie: no token), newest first. */
+export const fetchPractice = () => apiRequest("GET", practicePath());
+
+/** A position to practise as the exercise (by the browser's cookie: a game over keeps no token). */
+export const fetchPracticeExercise = (gameId, hand, step) => apiRequest("GET", practicePath(gameId, hand, step));
+
+/** How `action` tried at a position to practise compares, once graded. */
+export const tryPracticeMove = (gameId, hand, step, action, opts) => untilMade("POST", practicePath(gameId, hand, step), null, { ...opts, body: { action } });

@@ -78,6 +78,12 @@ export function exercisePath(gameId, hand, step) {
   return `/api/games/${encodeURIComponent(gameId)}/hands/${hand}/exercises/${step}`;
 }
 
+/** The API path of the browser's mistakes to practise (GET), or of one of them as an exercise. */
+export function practicePath(gameId = null, hand = null, step = null) {
+  if (gameId === null) return "/api/practice";
+  return `/api/practice/${encodeURIComponent(gameId)}/hands/${hand}/exercises/${step}`;
+}
+
 /** The review page's address: a game's review, or one hand's. */
 export function reviewPage(gameId, hand = null) {
   const q = `game=${encodeURIComponent(gameId)}`;
@@ -128,10 +134,48 @@ export function seatSummary(review, seat) {
   return (review && Array.isArray(review.seats) ? review.seats : []).find((s) => s.seat === seat) || null;
 }
 
-/** The seats of a review in the order shown: the asker's (`you`) first. */
-export function seatOrder(review, you) {
+/**
+ * The seats of a review in the order shown: the asker's (`you`) first; with `teams` (a
+ * partnership's [[0, 2], [1, 3]]) the asker's partner next, then the other team.
+ */
+export function seatOrder(review, you, teams = null) {
   const seats = (review && Array.isArray(review.seats) ? review.seats : []).map((s) => s.seat);
-  return [...seats.filter((s) => s === you), ...seats.filter((s) => s !== you)];
+  const mine = teamOf(teams, you);
+  const rank = (s) => (s === you ? 0 : mine !== null && teamOf(teams, s) === mine ? 1 : 2);
+  return seats.map((s, i) => [rank(s), i, s]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
+}
+
+/** The index of the team of `seat` in `teams` ([[0, 2], [1, 3]]), or null (no teams). */
+export function teamOf(teams, seat) {
+  if (!Array.isArray(teams)) return null;
+  const i = teams.findIndex((team) => Array.isArray(team) && team.includes(seat));
+  return i < 0 ? null : i;
+}
+
+/**
+ * The seats in the order shown grouped by team, for a header over them: [{team, seats}], one
+ * group per run of seats of the same team (`team` null without teams: one group of all).
+ */
+export function teamGroups(order, teams) {
+  const groups = [];
+  for (const s of order) {
+    const team = teamOf(teams, s);
+    const last = groups[groups.length - 1];
+    if (last && last.team === team) last.seats.push(s);
+    else groups.push({ team, seats: [s] });
+  }
+  return groups;
+}
+
+/**
+ * The finished deals of a game's record (`GET /api/games/{id}/record`) to review, in order:
+ * [{number, hand, table, players}] (a partnership hand's two deals are two numbers; `hand` the
+ * table's hand, `table` 0 or 1, `players` the players at the deal's seats).
+ */
+export function finishedDeals(record) {
+  return ((record && Array.isArray(record.hands)) ? record.hands : [])
+    .filter((h) => h && Number.isInteger(h.number))
+    .map((h) => ({ number: h.number, hand: h.hand ?? h.number, table: h.table ?? 0, players: Array.isArray(h.players) ? h.players : [0, 1] }));
 }
 
 /**

@@ -3,13 +3,15 @@
 // each seat, the turning points, one graded decision, the "Try again" exercise. The review page
 // (review.js) and the replay page (replay.js) place them. Grades show as words and symbols.
 //
-// `c` (the context): {t, lang, name(card), nameOf(seat), you, gameId}.
+// `c` (the context): {t, lang, name(card), nameOf(seat), you, gameId}, and at a table of teams
+// `teams` ([[0, 2], [1, 3]]) with `teamName(index)`; `chanceNote`: what the chance to win is at
+// this table's form (the match, the race, the team's), or none.
 
 import { cardEl, el } from "./page.js";
 import { sortByRank } from "./cards.js";
 import {
   GRADES, accuracyText, actionParts, canTry, decisionFaceUp, decisionSentence, gradeSymbol, moveText, percent,
-  points, progressShare, replayAt, seatOrder, seatSummary, signedPercent, signedPoints, triedView,
+  points, progressShare, replayAt, seatOrder, seatSummary, signedPercent, signedPoints, teamGroups, triedView,
 } from "./review_model.js";
 
 /** A grade as a badge: its symbol and its word (never the colour alone). */
@@ -34,36 +36,50 @@ function figureRow(label, cells, cls = "") {
   return el("tr", { class: cls }, el("th", { scope: "row" }, label), ...cells.map((x) => el("td", {}, x)));
 }
 
-/** The summary of each seat (the asker's first): accuracy, grades, what mistakes cost, luck apart from skill. */
+/**
+ * The summary of each seat (the asker's first; at a table of teams the asker's partner next, the
+ * team over its players): accuracy, grades, what mistakes cost, luck apart from skill.
+ */
 export function summaryEl(review, c) {
   const { t, lang } = c;
-  const seats = seatOrder(review, c.you).map((s) => seatSummary(review, s));
-  const head = el("tr", {}, el("td", {}), ...seats.map((s) => el("th", { scope: "col", text: c.nameOf(s.seat) })));
-  const luck = (part) => (s) => el("span", { class: "rv-luck" },
-    el("span", { text: t("review.luck_points", { points: signedPoints(s.luck[part].points, lang) }) }),
-    el("small", { text: t("review.luck_chance", { chance: signedPercent(s.luck[part].win, lang) }) }));
+  const order = seatOrder(review, c.you, c.teams || null);
+  const seats = order.map((s) => seatSummary(review, s));
+  const colHead = el("tr", {}, el("td", {}), ...seats.map((s) => el("th", { scope: "col", "data-testid": `review-seat-${s.seat}`, text: c.nameOf(s.seat) })));
+  const teamHead = () => el("tr", { class: "rv-teams" }, el("td", {}),
+    ...teamGroups(order, c.teams).map((g) => el("th", { scope: "colgroup", colspan: String(g.seats.length), "data-testid": "review-team", text: c.teamName(g.team) })));
+  const head = () => (c.teams ? [teamHead(), colHead.cloneNode(true)] : [colHead.cloneNode(true)]);
+  // three or four players: the bare figures (their units said once, in a note; in full to a
+  // screen reader), so that four columns fit a phone
+  const many = seats.length > 2;
+  const figure = (tag, key, params, value) => (many
+    ? el(tag, {}, el("span", { "aria-hidden": "true", text: value }), el("span", { class: "sr-only", text: t(key, params) }))
+    : el(tag, { text: t(key, params) }));
+  const pair = (pts, chance) => el("span", { class: "rv-luck" },
+    figure("span", "review.luck_points", { points: pts }, pts),
+    figure("small", "review.luck_chance", { chance }, chance));
+  const luck = (part) => (s) => pair(signedPoints(s.luck[part].points, lang), signedPercent(s.luck[part].win, lang));
   const rows = [
     figureRow(t("review.accuracy"), seats.map((s) => el("b", { class: "rv-acc", "data-testid": `review-accuracy-${s.seat}`, text: accuracyText(s.accuracy, lang) }))),
     figureRow(t("review.decisions"), seats.map((s) => String(s.decisions))),
     ...GRADES.map((g) => figureRow(gradeBadge(g, t), seats.map((s) => el("span", { "data-testid": `review-count-${s.seat}-${g}`, text: String((s.grades || {})[g] || 0) })), `rv-g-row g-${g}`)),
     figureRow(t("review.mistakes_points"), seats.map((s) => points(s.mistakes_points, lang))),
-    figureRow(t("review.lost"), seats.map((s) => el("span", { class: "rv-luck" },
-      el("span", { text: t("review.luck_points", { points: points(s.lost.points, lang) }) }),
-      el("small", { text: t("review.luck_chance", { chance: signedPercent(s.lost.win, lang).replace(/^\+/, "") }) })))),
+    figureRow(t("review.lost"), seats.map((s) => pair(points(s.lost.points, lang), signedPercent(s.lost.win, lang).replace(/^\+/, "")))),
   ];
   const luckRows = [
     figureRow(t("review.luck.cards"), seats.map(luck("cards"))),
     figureRow(t("review.luck.decisions"), seats.map(luck("decisions"))),
     figureRow(t("review.luck.rest"), seats.map(luck("rest"))),
-    figureRow(t("review.luck.result"), seats.map((s) => el("span", { class: "rv-luck" },
-      el("span", { text: t("review.luck_points", { points: signedPoints(s.result.points, lang) }) }),
-      el("small", { text: t("review.luck_chance", { chance: signedPercent(s.result.win, lang) }) }))), "rv-total"),
+    figureRow(t("review.luck.result"), seats.map((s) => pair(signedPoints(s.result.points, lang), signedPercent(s.result.win, lang))), "rv-total"),
   ];
-  return el("div", { class: "rv-summary" },
-    el("table", { class: "rv-table", "data-testid": "review-summary" },
-      el("caption", { text: t("review.skill") }), el("thead", {}, head), el("tbody", {}, rows)),
-    el("table", { class: "rv-table", "data-testid": "review-luck" },
-      el("caption", { text: t("review.luck") }), el("thead", {}, head.cloneNode(true)), el("tbody", {}, luckRows)),
+  // three or four players: compact columns; a table still too wide for the screen scrolls in its box
+  const wrap = (table, label) => el("div", { class: "rv-scroll", role: "region", tabindex: "0", "aria-label": label }, table);
+  return el("div", { class: `rv-summary${seats.length > 2 ? " rv-many" : ""}`, "data-seats": String(seats.length) },
+    wrap(el("table", { class: "rv-table", "data-testid": "review-summary" },
+      el("caption", { text: t("review.skill") }), el("thead", {}, ...head()), el("tbody", {}, rows)), t("review.skill")),
+    wrap(el("table", { class: "rv-table", "data-testid": "review-luck" },
+      el("caption", { text: t("review.luck") }), el("thead", {}, ...head()), el("tbody", {}, luckRows)), t("review.luck")),
+    many ? el("p", { class: "rv-note", "data-testid": "review-units", text: t("review.units_many") }) : null,
+    c.chanceNote ? el("p", { class: "rv-note", "data-testid": "review-chance-note", text: c.chanceNote }) : null,
     el("p", { class: "rv-note", text: t("review.luck_note") }));
 }
 

@@ -521,13 +521,28 @@ class TableService:
         only the commitment of a deal in play. :func:`ginrummy.fairness.replay_check` reads it.
         """
         with self.records.lock(game_id):
-            seated = self.records.authorize(game_id, token)
-            row = seated.row
-            loaded = self.records.load(row)
-            if loaded.engine is None:
-                raise Unavailable(409, "not_started", "not_started")
-            return fairness_record(loaded.engine, game_id, row.preset, row.first_dealer,
-                                   loaded.deals, loaded.decks)
+            return self._record(game_id, self.records.authorize(game_id, token))
+
+    def player_record(self, game_id: str, player_id: str | None
+                      ) -> tuple[Seated, dict[str, Any]]:
+        """The browser ``player_id``'s seat at ``game_id``
+        (:meth:`~ginrummy.web.tables.stored.TableRecords.authorize_player`) and the game's
+        fairness record, as :meth:`record` gives it to that seat's token.
+
+        :raises NotFound: unknown game, or the browser holds no seat there.
+        :raises Unavailable: 409 ``not_started``.
+        """
+        with self.records.lock(game_id):
+            seated = self.records.authorize_player(game_id, player_id)
+            return seated, self._record(game_id, seated)
+
+    def _record(self, game_id: str, seated: Seated) -> dict[str, Any]:
+        row = seated.row
+        loaded = self.records.load(row)
+        if loaded.engine is None:
+            raise Unavailable(409, "not_started", "not_started")
+        return fairness_record(loaded.engine, game_id, row.preset, row.first_dealer,
+                               loaded.deals, loaded.decks)
 
     def game(self, game_id: str) -> Game:
         """A game of any form rebuilt afresh from the store (server side only: it holds

@@ -176,6 +176,28 @@ class TableRecords:
             raise NotFound
         return Seated(row, table, found)
 
+    def authorize_player(self, game_id: str, player_id: str | None) -> Seated:
+        """The seat the browser ``player_id`` (its ``ginrummy_player`` cookie) holds at
+        ``game_id``, as the statistics count it (:mod:`ginrummy.web.tables.stats`): the game's
+        creator (a game against the computer: seat 0; a table: its creator's seat), else its
+        lowest seat at a table it joined.
+
+        :raises NotFound: unknown game, or the browser holds no seat there.
+        """
+        if not player_id or not storable_id(game_id) or not storable_id(player_id):
+            raise NotFound
+        got = self.tables.get_with_game(game_id)
+        if got is None:
+            raise NotFound
+        row, table = got
+        if row.player_id is not None and hmac.compare_digest(row.player_id, player_id):
+            return Seated(row, table, YOU if table is None else table.creator_seat)
+        held = [s.seat for s in (table.seats if table is not None else [])
+                if s.player_id is not None and hmac.compare_digest(s.player_id, player_id)]
+        if not held:
+            raise NotFound
+        return Seated(row, table, min(held))
+
     # --------------------------------------------------------------------------- messages
     def messages(self, game_id: str, version: int) -> list[MessageRow]:
         """The table's last quick messages at table ``version`` (read with the version they
