@@ -1,12 +1,12 @@
 """The repository of tables of people and computers (docs/tables.md), in tables of their own
 beside ``games`` and ``deals`` (:data:`ginrummy.store.schema.metadata`, created with them):
 
-* ``tables``: one row per game created with seats (a game without one is a person playing the
-  computer: seat 0 holds ``games.token_hash``, the other seats are computers at ``games.level``).
-  Its status (``waiting`` before the start, then ``playing``; a finished game is ``over`` in
-  ``games.status``), the creator's seat, the SHA-256 of the invite code (never the code), the
-  turn clock, the rematch's game id, and ``version``, counting the changes of the seats and
-  messages (a live stream compares it).
+* ``tables``: one row per game (schema 8: every game is a table). Its status (``waiting``
+  before the start, then ``playing``; a finished game is ``over`` in ``games.status``), the
+  creator's seat, the SHA-256 of the invite code (never the code; none at a person's game
+  against the computer, a table with one person that nobody else may join:
+  :attr:`~ginrummy.store.rows.TableRow.shared`), the turn clock, the rematch's game id, and
+  ``version``, counting the changes of the seats and messages (a live stream compares it).
 * ``seats``: one row per seat: its kind (``person`` | ``computer`` | ``open``), the computer's
   level, the person's display name and token hash (never the token), ``connected_until`` (the
   presence kept by the open live streams, seconds since the epoch), ``left`` (the person left:
@@ -92,11 +92,11 @@ _SELECT_TABLE = select(tables).where(tables.c.game_id == bindparam("k_id"))
 _SELECT_SEATS = (select(seats).where(seats.c.game_id == bindparam("k_id"))
                  .order_by(seats.c.seat))
 # a game's row, its table's and its seats', as of one moment (one statement): the request's
-# one read of who asks (tables and seats prefixed t_ and s_; no table: NULLs)
+# one read of who asks (tables and seats prefixed t_ and s_)
 _SELECT_GAME_TABLE = Raw(
     select(games, *[c.label(f"t_{c.name}") for c in tables.c],
            *[c.label(f"s_{c.name}") for c in seats.c])
-    .select_from(games.outerjoin(tables, tables.c.game_id == games.c.id)
+    .select_from(games.join(tables, tables.c.game_id == games.c.id)
                  .outerjoin(seats, seats.c.game_id == games.c.id))
     .where(games.c.id == bindparam("k_id"))
     .order_by(seats.c.seat))
@@ -116,6 +116,10 @@ _REFRESH_PRESENCE = Raw(update(seats)
                                seats.c.token_hash == bindparam("k_token_hash"),
                                seats.c.left.is_(False))
                         .values(connected_until=bindparam("v_until")))
+_SET_HAND_ORDER = Raw(update(seats)
+                      .where(seats.c.game_id == bindparam("k_id"),
+                             seats.c.seat == bindparam("k_seat"))
+                      .values(hand_order=bindparam("v_hand_order")))
 _SET_PRESENCE = Raw(update(seats)
                     .where(seats.c.game_id == bindparam("k_id"),
                            seats.c.seat == bindparam("k_seat"))
@@ -153,7 +157,7 @@ class TableStore:
 
     # ---------------------------------------------------------------------------------- read
     def get(self, game_id: str) -> TableRow | None:
-        """The table with its seats, or None (a game against the computer, or none)."""
+        """The table with its seats, or None (no such game)."""
         if not storable_id(game_id):
             return None
         with self.single.connect() as conn:
@@ -163,19 +167,18 @@ class TableStore:
             rows = conn.execute(_SELECT_SEATS, {"k_id": game_id}).all()
         return _table_row(r, rows)
 
-    def get_with_game(self, game_id: str) -> tuple[GameRow, TableRow | None] | None:
-        """The game's row and its table with its seats (``None``: a game against the
-        computer), as of one moment (one statement); ``None``: no such game."""
+    def get_with_game(self, game_id: str) -> tuple[GameRow, TableRow] | None:
+        """The game's row and its table with its seats, as of one moment (one statement);
+        ``None``: no such game (or a game row without its table, which a server of schema 8
+        never stores: the table's rows are written first, in the game's transaction)."""
         if not storable_id(game_id):
             return None
         rows = self._rows(_SELECT_GAME_TABLE, {"k_id": game_id})
         if not rows:
             return None
         first = rows[0]
-        table = None
-        if first.t_game_id is not None:
-            table = _table_row(Prefixed(first, "t_"),
-                               [Prefixed(r, "s_") for r in rows if r.s_seat is not None])
+        table = _table_row(Prefixed(first, "t_"),
+                           [Prefixed(r, "s_") for r in rows if r.s_seat is not None])
         return game_row(first), table
 
     def messages_at(self, game_id: str) -> tuple[int, list[MessageRow]] | None:
@@ -398,9 +401,9 @@ class TableStore:
                 self._upsert_holders(conn, rows[at:at + self.REFRESH_BATCH])
 
     def set_hand_order(self, game_id: str, seat: int, order: dict[str, Any]) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
-                         .values(hand_order=json.dumps(order)))
+        """Keep the hand order (a JSON object) of the person at ``seat`` (one statement)."""
+        self._changed(_SET_HAND_ORDER, {"k_id": game_id, "k_seat": seat,
+                                        "v_hand_order": json.dumps(order)})
 
     def add_message(self, game_id: str, msg: MessageRow) -> None:
         """Keep a message (and only the last :data:`MESSAGES_KEPT`); the version goes up."""
