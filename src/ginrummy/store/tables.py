@@ -46,11 +46,10 @@ from sqlalchemy import (
     update,
 )
 
-from .raw import Raw
+from .raw import Raw, Record, raw_cursor
 from .rows import (
     GameRow,
     MessageRow,
-    Prefixed,
     SeatRow,
     TableRow,
     game_row,
@@ -87,6 +86,24 @@ def _table_row(r: Any, seat_rows: Sequence[Any]) -> TableRow:
                     seats=[_seat_row(x) for x in seat_rows])
 
 
+def _joined_table(t: dict[str, Any], rows: Sequence[dict[str, Any]]) -> TableRow:
+    """The table of a row of :data:`_SELECT_GAME_TABLE` (``t``) with the seats of ``rows``:
+    by the labels' names, read from each row's dict (the request's hot read: no attribute
+    lookups through :class:`~ginrummy.store.rows.Prefixed`)."""
+    return TableRow(
+        game_id=t["t_game_id"], status=t["t_status"], creator_seat=t["t_creator_seat"],
+        invite_hash=t["t_invite_hash"], turn_clock=t["t_turn_clock"],
+        rematch_id=t["t_rematch_id"], version=t["t_version"], created_at=t["t_created_at"],
+        seats=[SeatRow(seat=r["s_seat"], kind=r["s_kind"], level=r["s_level"],
+                       name=r["s_name"], token_hash=r["s_token_hash"],
+                       connected_until=float(r["s_connected_until"] or 0.0),
+                       left=bool(r["s_left"]), computer_for_away=bool(r["s_computer_for_away"]),
+                       hand_order=None if r["s_hand_order"] is None
+                       else json.loads(r["s_hand_order"]),
+                       player_id=r["s_player_id"])
+               for r in rows if r["s_seat"] is not None])
+
+
 # Statements built once, with bound parameters (compiled once: see ginrummy.store.games).
 _SELECT_TABLE = select(tables).where(tables.c.game_id == bindparam("k_id"))
 _SELECT_SEATS = (select(seats).where(seats.c.game_id == bindparam("k_id"))
@@ -116,6 +133,8 @@ _REFRESH_PRESENCE = Raw(update(seats)
                                seats.c.token_hash == bindparam("k_token_hash"),
                                seats.c.left.is_(False))
                         .values(connected_until=bindparam("v_until")))
+_INSERT_TABLE = Raw(insert(tables))  # every column, by its name
+_INSERT_SEAT = Raw(insert(seats))
 _SET_HAND_ORDER = Raw(update(seats)
                       .where(seats.c.game_id == bindparam("k_id"),
                              seats.c.seat == bindparam("k_seat"))
@@ -140,12 +159,13 @@ class TableStore:
         self._cursor = cursor  # the store's (Store.cursor): the hot statements' raw path
         create_schema(engine, metadata)  # once, under the schema lock (no-op when made)
 
-    def _rows(self, stmt: Raw, params: dict[str, Any]) -> list[Any]:
+    def _rows(self, stmt: Raw, params: dict[str, Any]) -> list[dict[str, Any]]:
+        """The rows of one read statement, each a dict of its columns by name."""
         if self._cursor is None:
             with self.single.connect() as conn:
-                return list(conn.execute(stmt.stmt, params).all())
+                return [dict(r._mapping) for r in conn.execute(stmt.stmt, params).all()]
         with self._cursor() as cur:
-            return stmt.rows(cur, self.engine.dialect, params)
+            return stmt.dicts(cur, self.engine.dialect, params)
 
     def _changed(self, stmt: Raw, params: dict[str, Any]) -> int:
         """Rows changed by one write statement, committed."""
@@ -177,9 +197,7 @@ class TableStore:
         if not rows:
             return None
         first = rows[0]
-        table = _table_row(Prefixed(first, "t_"),
-                           [Prefixed(r, "s_") for r in rows if r.s_seat is not None])
-        return game_row(first), table
+        return game_row(Record(first)), _joined_table(first, rows)
 
     def messages_at(self, game_id: str) -> tuple[int, list[MessageRow]] | None:
         """The table's ``version`` and its last :data:`MESSAGES_KEPT` messages, oldest first,
@@ -188,8 +206,8 @@ class TableStore:
         rows = self._rows(_SELECT_MESSAGES_AT, {"k_id": game_id})
         if not rows:
             return None
-        return int(rows[0].version), [MessageRow(r.seat, r.message, r.seq_at, r.at)
-                                      for r in reversed(rows) if r.id is not None]
+        return int(rows[0]["version"]), [MessageRow(r["seat"], r["message"], r["seq_at"], r["at"])
+                                         for r in reversed(rows) if r["id"] is not None]
 
     def by_invite(self, invite_hash: str) -> str | None:
         """The game id of the invite code's hash, or None."""
@@ -233,13 +251,20 @@ class TableStore:
 
     @staticmethod
     def write_table(conn: Connection, row: TableRow) -> None:
-        """Insert a new table with its seats in the caller's transaction ``conn``."""
-        conn.execute(insert(tables).values(
-            game_id=row.game_id, status=row.status, creator_seat=row.creator_seat,
-            invite_hash=row.invite_hash, turn_clock=row.turn_clock,
-            rematch_id=row.rematch_id, version=row.version, created_at=row.created_at))
-        for s in row.seats:
-            conn.execute(insert(seats).values(**_seat_values(row.game_id, s)))
+        """Insert a new table with its seats in the caller's transaction ``conn`` (on the
+        driver's cursor: every new game writes them, a game against the computer too)."""
+        cur = raw_cursor(conn)
+        try:
+            dialect = conn.dialect
+            _INSERT_TABLE.execute(cur, dialect, {
+                "game_id": row.game_id, "status": row.status, "creator_seat": row.creator_seat,
+                "invite_hash": row.invite_hash, "turn_clock": row.turn_clock,
+                "rematch_id": row.rematch_id, "version": row.version,
+                "created_at": row.created_at})
+            for s in row.seats:
+                _INSERT_SEAT.execute(cur, dialect, _seat_values(row.game_id, s))
+        finally:
+            cur.close()
 
     @classmethod
     def write_rematch(cls, conn: Connection, old_id: str, new: TableRow) -> bool:
