@@ -950,16 +950,20 @@ def as_of(rows: dict[str, list[dict[str, Any]]], version: int
 
 def replay_stored(name: str, url: str, version: int | None = None) -> list[str]:
     """The games as the recording's server stored them (``version``: as a server of that
-    schema version stored them, the database then migrated by today's server), put into the
-    database of ``url`` (empty) and read by every seat from today's server: the differences
-    from what the recording's server answered."""
+    schema version stored them), put into the database of ``url`` (empty), the database then
+    migrated by today's server from that version (by default the recording's server's, which
+    every game row holds in ``games.version``), and read by every seat from today's server:
+    the differences from what the recording's server answered."""
     import sqlalchemy as sa
 
     import ginrummy.web  # noqa: F401
+    from ginrummy.store import SCHEMA_VERSION
 
     corpus = load(name)
     insert_rows(url, corpus["rows"] if version is None else as_of(corpus["rows"], version))
-    if version is not None:
+    if version is None:  # the schema of the recording's server (each game row names it)
+        version = max(int(g["version"]) for g in corpus["rows"]["games"])
+    if version < SCHEMA_VERSION:  # its rows are of that layout: migrated as they would be
         engine = sa.create_engine(url)
         with engine.begin() as conn:
             conn.execute(sa.text("UPDATE schema_info SET value = :v WHERE name = 'version'"),

@@ -12,7 +12,8 @@ one module a job:
 * :mod:`~ginrummy.store.writer`: SQLite's group commit;
 * :mod:`~ginrummy.store.live`: the live channel (change listeners, LISTEN/NOTIFY);
 * :mod:`~ginrummy.store.games`: the game repository (:class:`Store`);
-* :mod:`~ginrummy.store.tables`: tables of people (:class:`TableStore`);
+* :mod:`~ginrummy.store.tables`: every game's table, its seats and messages (:class:`TableStore`;
+  a game against the computer is a table with one person);
 * :mod:`~ginrummy.store.variants` and :mod:`~ginrummy.store.sheets`: the scorings of variant
   games and the score keeper's sheets (:class:`VariantStore`);
 * :mod:`~ginrummy.store.stats`: the statistics' reads (:class:`Statistics`);

@@ -81,8 +81,6 @@ _UPDATE_DEAL = (update(deals)
                 .where(deals.c.game_id == bindparam("k_game"),
                        deals.c.number == bindparam("k_number"))
                 .values({k: bindparam(f"v_{k}") for k in _DEAL_FIELDS}))
-_SET_ORDER = (update(games).where(games.c.id == bindparam("k_id"))
-              .values(hand_order=bindparam("v_hand_order")))
 _UPDATE_GAME: dict[tuple[str, ...], Any] = {}
 _SELECT_GAME_DEALS = (select(games, *[c.label(f"d_{c.name}") for c in deals.c
                                       if c.name != "game_id"])
@@ -323,11 +321,6 @@ class Store:
         if not now:
             raise LookupError(f"no game {game_id!r}")
         return game_row(now[0])
-
-    def set_hand_order(self, game_id: str, order: dict[str, Any]) -> None:
-        """Keep the person's hand order of game ``game_id`` (a JSON object)."""
-        params = {"k_id": game_id, "v_hand_order": json.dumps(order)}
-        self._writes.write(lambda conn: conn.execute(_SET_ORDER, params))
 
     # ----------------------------------------------------------------------------------- read
     def get_game(self, game_id: str) -> GameRow | None:

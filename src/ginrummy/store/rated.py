@@ -6,8 +6,8 @@ players and partnership tables are not rated) that finished with a winner: ``ove
 seat) or ``resigned`` (only a person alone with the computer may resign: the computer won).
 Its two sides, in seat order, are each a person (the browser's ``ginrummy_player`` id that sits
 there: a seat's ``player_id``, or for the creator's seat the game's own ``player_id``; ``None``
-when the store does not know the browser) or a computer at a level. A game without a ``tables``
-row is a person (seat 0, the game's ``player_id``) against the computer at ``games.level``.
+when the store does not know the browser) or a computer at a level: read from the game's table
+and seats, a game against the computer being a table with one person like any other.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def _chunks(ids: Sequence[str]) -> Iterable[list[str]]:
 
 def rated_games(engine: Engine, player_ids: Iterable[str]) -> list[RatedGame]:
     """Every rated game (module docstring) in which any of ``player_ids`` holds a side,
-    oldest finish first (ties by game id). Four reads per 500 ids."""
+    oldest finish first (ties by game id). Two reads per 500 ids."""
     ids = sorted({p for p in player_ids if storable_id(p)})
     if not ids:
         return []
@@ -66,20 +66,17 @@ def rated_games(engine: Engine, player_ids: Iterable[str]) -> list[RatedGame]:
     with engine.connect() as conn:
         for chunk in _chunks(ids):
             joined = select(seats.c.game_id).where(seats.c.player_id.in_(chunk))
-            q = (select(games.c.id, games.c.player_id, games.c.level, games.c.status,
-                        games.c.winner, games.c.winner_seats, games.c.finished_at)
+            q = (select(games.c.id, games.c.player_id, games.c.status, games.c.winner_seats,
+                        games.c.finished_at, tables.c.creator_seat)
+                 .join(tables, tables.c.game_id == games.c.id)
                  .where(or_(games.c.player_id.in_(chunk), games.c.id.in_(joined)),
                         games.c.status.in_(FINISHED),
                         games.c.id.not_in(select(game_tables.c.game_id))))
             for r in conn.execute(q).all():
                 rows[r.id] = r
         game_ids = sorted(rows)
-        creator: dict[str, int] = {}
         seated: dict[str, list[Any]] = {}
         for chunk in _chunks(game_ids):
-            for t in conn.execute(select(tables.c.game_id, tables.c.creator_seat)
-                                  .where(tables.c.game_id.in_(chunk))).all():
-                creator[t.game_id] = t.creator_seat
             for s in conn.execute(select(seats.c.game_id, seats.c.seat, seats.c.kind,
                                          seats.c.level, seats.c.player_id)
                                   .where(seats.c.game_id.in_(chunk))
@@ -87,23 +84,16 @@ def rated_games(engine: Engine, player_ids: Iterable[str]) -> list[RatedGame]:
                 seated.setdefault(s.game_id, []).append(s)
     out = []
     for gid in game_ids:
-        g = rows[gid]
-        made = _rated(g, creator.get(gid), seated.get(gid, []))
+        made = _rated(rows[gid], seated.get(gid, []))
         if made is not None:
             out.append(made)
     out.sort(key=lambda x: (x.finished_at, x.game_id))
     return out
 
 
-def _rated(g: Any, creator_seat: int | None, seat_rows: list[Any]) -> RatedGame | None:
+def _rated(g: Any, seat_rows: list[Any]) -> RatedGame | None:
     finished = g.finished_at or 0.0
-    if creator_seat is None:  # a person against the computer, without a table
-        sides = (Side(player_id=g.player_id), Side(level=g.level))
-        if g.status == "resigned":
-            return RatedGame(g.id, finished, sides, 1)
-        won = seats_of_text(g.winner_seats)
-        w = won[0] if won else g.winner
-        return RatedGame(g.id, finished, sides, w) if w in (0, 1) else None
+    creator_seat = g.creator_seat
     if len(seat_rows) != 2:
         return None
     two = []

@@ -63,12 +63,17 @@ class Raw:
 
     def rows(self, cur: Any, dialect: Any, params: dict[str, Any]) -> list[Record]:
         """Run it and read every row."""
+        return [Record(d) for d in self.dicts(cur, dialect, params)]
+
+    def dicts(self, cur: Any, dialect: Any, params: dict[str, Any]) -> list[dict[str, Any]]:
+        """Run it and read every row, each a dict of its columns by name (no per-column
+        attribute lookup: for the rows read many columns at a time)."""
         self.execute(cur, dialect, params)
         got = cur.fetchall()
         names = self._columns.get(dialect.name)
         if names is None:
             names = self._columns[dialect.name] = [d[0] for d in cur.description]
-        return [Record(dict(zip(names, r, strict=True))) for r in got]
+        return [dict(zip(names, r, strict=True)) for r in got]
 
 
 def raw_cursor(conn: Connection) -> Any:

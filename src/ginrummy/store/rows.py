@@ -36,8 +36,10 @@ class GameRow:
     """One game's row (``games``): the rules, the computer's level, the first dealer, the
     secret that seeds the computer's random source (never sent anywhere), a SHA-256 of the
     owner's token (never the token), the creating browser's player id, the person's hand
-    order, the sequence number and the last accepted ``(action, seq)`` (duplicate detection),
-    its status and result; times in seconds since the epoch."""
+    order as kept before schema 8 (since, each seat's is in ``seats.hand_order``), the
+    sequence number and the last accepted ``(action, seq)`` (duplicate detection: the action
+    marked with its seat, ``"1:discard 7h"``), its status and result; times in seconds since
+    the epoch."""
 
     id: str
     token_hash: str
@@ -111,7 +113,9 @@ class SeatRow:
 
 @dataclass
 class TableRow:
-    """One table (see :mod:`ginrummy.store.tables`) with its seats, in seat order."""
+    """One table (see :mod:`ginrummy.store.tables`) with its seats, in seat order. Every game
+    has one; a game against the computer is a table with one person and no invite
+    (:attr:`shared` false)."""
 
     game_id: str
     status: str
@@ -122,6 +126,14 @@ class TableRow:
     version: int = 0
     created_at: float = field(default_factory=time.time)
     seats: list[SeatRow] = field(default_factory=list)
+
+    @property
+    def shared(self) -> bool:
+        """Whether people may be invited to the table: it has an invite code (a table of
+        people, docs/tables.md). A table without one is a person's game against the computer,
+        which nobody else may join or see (docs/api.md: its state has no ``table``, ``seats``
+        nor ``messages``)."""
+        return self.invite_hash is not None
 
 
 @dataclass(frozen=True)

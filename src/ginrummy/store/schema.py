@@ -5,8 +5,9 @@ Four groups of tables, each created (``CREATE TABLE`` if missing) by the reposit
 them, all under one schema version kept in ``schema_info``:
 
 * :data:`metadata`: ``games`` and ``deals`` (web games as event logs:
-  :class:`ginrummy.store.Store`), ``tables``, ``seats`` and ``table_messages`` (tables of
-  people: :class:`ginrummy.store.TableStore`), and ``reviews`` (the reviews made of finished
+  :class:`ginrummy.store.Store`), ``tables``, ``seats`` and ``table_messages`` (every game's
+  table, its seats and its quick messages: :class:`ginrummy.store.TableStore`; a game against
+  the computer is a table with one person), and ``reviews`` (the reviews made of finished
   games and hands: :class:`ginrummy.store.ReviewStore`);
 * :data:`sheets_metadata`: ``sheets`` and ``sheet_hands`` (the score keeper:
   :class:`ginrummy.store.sheets.SheetStore`);
@@ -38,8 +39,15 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    case,
+    cast,
+    exists,
+    false,
     insert,
     inspect,
+    literal,
+    literal_column,
+    null,
     select,
     text,
     update,
@@ -51,7 +59,7 @@ __all__ = ["SCHEMA_VERSION", "FINISHED", "SchemaError", "create_schema", "move_o
            "metadata", "games", "games_updated_at", "deals", "tables", "seats", "seat_holders",
            "table_messages", "reviews", "schema_info",
            "sheets_metadata", "sheets", "sheet_hands", "scorings_metadata", "game_tables",
-           "rate_limits_metadata", "rate_hits"]
+           "rate_limits_metadata", "rate_hits", "SEATS_OF_SCORING_AT_8"]
 
 #: the version of the tables' layout, kept in ``schema_info``; a server migrates an older
 #: database (:func:`create_schema`) and refuses a newer one. 2: ``games.turns`` (the table of
@@ -62,8 +70,10 @@ __all__ = ["SCHEMA_VERSION", "FINISHED", "SchemaError", "create_schema", "move_o
 #: ``winner_seat``, ``knocker_seat``) and the browser at each seat (``seats.player_id``), for
 #: the statistics of every person at a table. 5: ``deals.turn_at`` (when the deal's turn began:
 #: a turn clock per table of a partnership). 6: ``reviews`` (the reviews of finished games and
-#: hands, made once and kept with their game).
-SCHEMA_VERSION = 7
+#: hands, made once and kept with their game). 7: ``deals.auto``. 8: every game has its
+#: ``tables`` row and ``seats`` rows: a game against the computer is a table with one person
+#: (seat 0) and no invite, its other seats computers (:func:`_tables_of_computer_games`).
+SCHEMA_VERSION = 8
 #: the ``games.status`` values of a finished game: over by the score, or resigned (given up by
 #: its person: a lost game, docs/api.md "Resigning").
 FINISHED = ("over", "resigned")
@@ -75,7 +85,7 @@ class SchemaError(RuntimeError):
     """The database holds tables of another schema version than this program's."""
 
 
-# ------------------------------------------------------------------ games and tables of people
+# ---------------------------------------------------------------------- games and their tables
 metadata = MetaData()
 
 games = Table(
@@ -91,7 +101,7 @@ games = Table(
     Column("seq", Integer, nullable=False),
     Column("last_action", Text),
     Column("last_action_seq", Integer),
-    Column("hand_order", Text),
+    Column("hand_order", Text),  # before schema 8 (since: seats.hand_order)
     Column("status", String(16), nullable=False),  # waiting | playing | over | resigned
     Column("winner", Integer),
     Column("margin", Integer),
@@ -291,7 +301,9 @@ def _migrate(conn: Connection, found: int) -> None:
       game's last change, as it did);
     * 5 -> 6: ``reviews``, a new table (``create_all`` makes it; nothing to move);
     * 6 -> 7: ``deals.auto`` (empty for the deals before: no move of theirs is said to be the
-      computer's for a person).
+      computer's for a person);
+    * 7 -> 8: a ``tables`` row and its ``seats`` rows for every game against the computer
+      stored before (:func:`_tables_of_computer_games`).
     """
     found_tables = inspect(conn)
     if found < 2 and found_tables.has_table("games") and \
@@ -317,6 +329,67 @@ def _migrate(conn: Connection, found: int) -> None:
     if found < 7 and found_tables.has_table("deals") and \
             "auto" not in {c["name"] for c in found_tables.get_columns("deals")}:
         conn.execute(text("ALTER TABLE deals ADD COLUMN auto TEXT"))
+    if found < 8 and found_tables.has_table("games"):
+        _tables_of_computer_games(conn, found_tables.has_table("game_tables"))
+
+
+#: the seats of a game of each scoring kept in ``game_tables`` (a game without a row is a
+#: standard one: two seats), as they were when schema 8 came: a fact of that time, which the
+#: migration 7 -> 8 reads (the store imports nothing of the engine; the engine's
+#: ``ginrummy.variants.PLAYER_COUNT`` agrees: tests/web/test_store_migrations.py)
+SEATS_OF_SCORING_AT_8 = {"hollywood": 2, "three_player": 3, "partnership": 4}
+
+
+def _tables_of_computer_games(conn: Connection, with_scorings: bool) -> None:
+    """The migration 7 -> 8, in the caller's transaction: every game without a ``tables``
+    row (a person against the computer, before schema 8) gets one, as a server of schema 8
+    makes it for a new game against the computer. Set-based statements, whatever the number
+    of games:
+
+    * ``seats``: seat 0 the person (``games.token_hash``, ``player_id`` and ``hand_order``),
+      every other seat of its scoring a computer at ``games.level``;
+    * ``games.last_action``: the mark of the last action is its seat's, ``"0:<action>"`` (a
+      table's: a retried action is still known as a duplicate);
+    * ``games.winner_seats``, empty in a two-seat game finished before schema 4: the winning
+      seat, which ``games.winner`` gives (0: seat 0, 1: seat 1), as the rating reads it;
+    * ``tables``: ``playing`` (a game is over in ``games.status``), creator seat 0, no invite
+      (nobody else may join: its state keeps the shape of docs/api.md, without ``table``,
+      ``seats`` or ``messages``), no turn clock, made when the game was.
+
+    ``with_scorings``: the database has ``game_tables`` (without it every game is standard).
+    """
+    alone = ~exists().where(tables.c.game_id == games.c.id)
+    count: Any = literal_column("2")
+    source: Any = games
+    if with_scorings:
+        count = case(*((game_tables.c.scoring == name, literal_column(str(n)))
+                       for name, n in SEATS_OF_SCORING_AT_8.items()),
+                     else_=literal_column("2"))
+        source = games.outerjoin(game_tables, game_tables.c.game_id == games.c.id)
+    seat_columns = ["game_id", "seat", "kind", "level", "name", "token_hash",
+                    "connected_until", "left", "computer_for_away", "hand_order", "player_id"]
+    conn.execute(insert(seats).from_select(seat_columns, select(
+        games.c.id, literal_column("0"), literal_column("'person'"), null(), null(),
+        games.c.token_hash, literal_column("0.0"), false(), false(), games.c.hand_order,
+        games.c.player_id).where(alone)))
+    for seat in (1, 2, 3):
+        conn.execute(insert(seats).from_select(seat_columns, select(
+            games.c.id, literal_column(str(seat)), literal_column("'computer'"), games.c.level,
+            null(), null(), literal_column("0.0"), false(), false(), null(), null())
+            .select_from(source).where(alone, count > seat)))
+    conn.execute(update(games).where(alone, games.c.last_action.is_not(None))
+                 .values(last_action=literal("0:") + games.c.last_action))
+    two_seats = alone if not with_scorings else alone & ~exists().where(
+        game_tables.c.game_id == games.c.id,
+        game_tables.c.scoring.in_([k for k, n in SEATS_OF_SCORING_AT_8.items() if n != 2]))
+    conn.execute(update(games).where(two_seats, games.c.winner_seats.is_(None),
+                                     games.c.status == "over", games.c.winner.in_([0, 1]))
+                 .values(winner_seats=cast(games.c.winner, String(16))))
+    conn.execute(insert(tables).from_select(
+        ["game_id", "status", "creator_seat", "invite_hash", "turn_clock", "rematch_id",
+         "version", "created_at"],
+        select(games.c.id, literal_column("'playing'"), literal_column("0"), null(), null(),
+               null(), literal_column("0"), games.c.created_at).where(alone)))
 
 
 def move_old_hands(conn: Connection) -> int:

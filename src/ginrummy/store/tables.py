@@ -1,12 +1,12 @@
 """The repository of tables of people and computers (docs/tables.md), in tables of their own
 beside ``games`` and ``deals`` (:data:`ginrummy.store.schema.metadata`, created with them):
 
-* ``tables``: one row per game created with seats (a game without one is a person playing the
-  computer: seat 0 holds ``games.token_hash``, the other seats are computers at ``games.level``).
-  Its status (``waiting`` before the start, then ``playing``; a finished game is ``over`` in
-  ``games.status``), the creator's seat, the SHA-256 of the invite code (never the code), the
-  turn clock, the rematch's game id, and ``version``, counting the changes of the seats and
-  messages (a live stream compares it).
+* ``tables``: one row per game (schema 8: every game is a table). Its status (``waiting``
+  before the start, then ``playing``; a finished game is ``over`` in ``games.status``), the
+  creator's seat, the SHA-256 of the invite code (never the code; none at a person's game
+  against the computer, a table with one person that nobody else may join:
+  :attr:`~ginrummy.store.rows.TableRow.shared`), the turn clock, the rematch's game id, and
+  ``version``, counting the changes of the seats and messages (a live stream compares it).
 * ``seats``: one row per seat: its kind (``person`` | ``computer`` | ``open``), the computer's
   level, the person's display name and token hash (never the token), ``connected_until`` (the
   presence kept by the open live streams, seconds since the epoch), ``left`` (the person left:
@@ -46,11 +46,10 @@ from sqlalchemy import (
     update,
 )
 
-from .raw import Raw
+from .raw import Raw, Record, raw_cursor
 from .rows import (
     GameRow,
     MessageRow,
-    Prefixed,
     SeatRow,
     TableRow,
     game_row,
@@ -87,16 +86,34 @@ def _table_row(r: Any, seat_rows: Sequence[Any]) -> TableRow:
                     seats=[_seat_row(x) for x in seat_rows])
 
 
+def _joined_table(t: dict[str, Any], rows: Sequence[dict[str, Any]]) -> TableRow:
+    """The table of a row of :data:`_SELECT_GAME_TABLE` (``t``) with the seats of ``rows``:
+    by the labels' names, read from each row's dict (the request's hot read: no attribute
+    lookups through :class:`~ginrummy.store.rows.Prefixed`)."""
+    return TableRow(
+        game_id=t["t_game_id"], status=t["t_status"], creator_seat=t["t_creator_seat"],
+        invite_hash=t["t_invite_hash"], turn_clock=t["t_turn_clock"],
+        rematch_id=t["t_rematch_id"], version=t["t_version"], created_at=t["t_created_at"],
+        seats=[SeatRow(seat=r["s_seat"], kind=r["s_kind"], level=r["s_level"],
+                       name=r["s_name"], token_hash=r["s_token_hash"],
+                       connected_until=float(r["s_connected_until"] or 0.0),
+                       left=bool(r["s_left"]), computer_for_away=bool(r["s_computer_for_away"]),
+                       hand_order=None if r["s_hand_order"] is None
+                       else json.loads(r["s_hand_order"]),
+                       player_id=r["s_player_id"])
+               for r in rows if r["s_seat"] is not None])
+
+
 # Statements built once, with bound parameters (compiled once: see ginrummy.store.games).
 _SELECT_TABLE = select(tables).where(tables.c.game_id == bindparam("k_id"))
 _SELECT_SEATS = (select(seats).where(seats.c.game_id == bindparam("k_id"))
                  .order_by(seats.c.seat))
 # a game's row, its table's and its seats', as of one moment (one statement): the request's
-# one read of who asks (tables and seats prefixed t_ and s_; no table: NULLs)
+# one read of who asks (tables and seats prefixed t_ and s_)
 _SELECT_GAME_TABLE = Raw(
     select(games, *[c.label(f"t_{c.name}") for c in tables.c],
            *[c.label(f"s_{c.name}") for c in seats.c])
-    .select_from(games.outerjoin(tables, tables.c.game_id == games.c.id)
+    .select_from(games.join(tables, tables.c.game_id == games.c.id)
                  .outerjoin(seats, seats.c.game_id == games.c.id))
     .where(games.c.id == bindparam("k_id"))
     .order_by(seats.c.seat))
@@ -116,6 +133,12 @@ _REFRESH_PRESENCE = Raw(update(seats)
                                seats.c.token_hash == bindparam("k_token_hash"),
                                seats.c.left.is_(False))
                         .values(connected_until=bindparam("v_until")))
+_INSERT_TABLE = Raw(insert(tables))  # every column, by its name
+_INSERT_SEAT = Raw(insert(seats))
+_SET_HAND_ORDER = Raw(update(seats)
+                      .where(seats.c.game_id == bindparam("k_id"),
+                             seats.c.seat == bindparam("k_seat"))
+                      .values(hand_order=bindparam("v_hand_order")))
 _SET_PRESENCE = Raw(update(seats)
                     .where(seats.c.game_id == bindparam("k_id"),
                            seats.c.seat == bindparam("k_seat"))
@@ -136,12 +159,13 @@ class TableStore:
         self._cursor = cursor  # the store's (Store.cursor): the hot statements' raw path
         create_schema(engine, metadata)  # once, under the schema lock (no-op when made)
 
-    def _rows(self, stmt: Raw, params: dict[str, Any]) -> list[Any]:
+    def _rows(self, stmt: Raw, params: dict[str, Any]) -> list[dict[str, Any]]:
+        """The rows of one read statement, each a dict of its columns by name."""
         if self._cursor is None:
             with self.single.connect() as conn:
-                return list(conn.execute(stmt.stmt, params).all())
+                return [dict(r._mapping) for r in conn.execute(stmt.stmt, params).all()]
         with self._cursor() as cur:
-            return stmt.rows(cur, self.engine.dialect, params)
+            return stmt.dicts(cur, self.engine.dialect, params)
 
     def _changed(self, stmt: Raw, params: dict[str, Any]) -> int:
         """Rows changed by one write statement, committed."""
@@ -153,7 +177,7 @@ class TableStore:
 
     # ---------------------------------------------------------------------------------- read
     def get(self, game_id: str) -> TableRow | None:
-        """The table with its seats, or None (a game against the computer, or none)."""
+        """The table with its seats, or None (no such game)."""
         if not storable_id(game_id):
             return None
         with self.single.connect() as conn:
@@ -163,20 +187,17 @@ class TableStore:
             rows = conn.execute(_SELECT_SEATS, {"k_id": game_id}).all()
         return _table_row(r, rows)
 
-    def get_with_game(self, game_id: str) -> tuple[GameRow, TableRow | None] | None:
-        """The game's row and its table with its seats (``None``: a game against the
-        computer), as of one moment (one statement); ``None``: no such game."""
+    def get_with_game(self, game_id: str) -> tuple[GameRow, TableRow] | None:
+        """The game's row and its table with its seats, as of one moment (one statement);
+        ``None``: no such game (or a game row without its table, which a server of schema 8
+        never stores: the table's rows are written first, in the game's transaction)."""
         if not storable_id(game_id):
             return None
         rows = self._rows(_SELECT_GAME_TABLE, {"k_id": game_id})
         if not rows:
             return None
         first = rows[0]
-        table = None
-        if first.t_game_id is not None:
-            table = _table_row(Prefixed(first, "t_"),
-                               [Prefixed(r, "s_") for r in rows if r.s_seat is not None])
-        return game_row(first), table
+        return game_row(Record(first)), _joined_table(first, rows)
 
     def messages_at(self, game_id: str) -> tuple[int, list[MessageRow]] | None:
         """The table's ``version`` and its last :data:`MESSAGES_KEPT` messages, oldest first,
@@ -185,8 +206,8 @@ class TableStore:
         rows = self._rows(_SELECT_MESSAGES_AT, {"k_id": game_id})
         if not rows:
             return None
-        return int(rows[0].version), [MessageRow(r.seat, r.message, r.seq_at, r.at)
-                                      for r in reversed(rows) if r.id is not None]
+        return int(rows[0]["version"]), [MessageRow(r["seat"], r["message"], r["seq_at"], r["at"])
+                                         for r in reversed(rows) if r["id"] is not None]
 
     def by_invite(self, invite_hash: str) -> str | None:
         """The game id of the invite code's hash, or None."""
@@ -230,13 +251,20 @@ class TableStore:
 
     @staticmethod
     def write_table(conn: Connection, row: TableRow) -> None:
-        """Insert a new table with its seats in the caller's transaction ``conn``."""
-        conn.execute(insert(tables).values(
-            game_id=row.game_id, status=row.status, creator_seat=row.creator_seat,
-            invite_hash=row.invite_hash, turn_clock=row.turn_clock,
-            rematch_id=row.rematch_id, version=row.version, created_at=row.created_at))
-        for s in row.seats:
-            conn.execute(insert(seats).values(**_seat_values(row.game_id, s)))
+        """Insert a new table with its seats in the caller's transaction ``conn`` (on the
+        driver's cursor: every new game writes them, a game against the computer too)."""
+        cur = raw_cursor(conn)
+        try:
+            dialect = conn.dialect
+            _INSERT_TABLE.execute(cur, dialect, {
+                "game_id": row.game_id, "status": row.status, "creator_seat": row.creator_seat,
+                "invite_hash": row.invite_hash, "turn_clock": row.turn_clock,
+                "rematch_id": row.rematch_id, "version": row.version,
+                "created_at": row.created_at})
+            for s in row.seats:
+                _INSERT_SEAT.execute(cur, dialect, _seat_values(row.game_id, s))
+        finally:
+            cur.close()
 
     @classmethod
     def write_rematch(cls, conn: Connection, old_id: str, new: TableRow) -> bool:
@@ -398,9 +426,9 @@ class TableStore:
                 self._upsert_holders(conn, rows[at:at + self.REFRESH_BATCH])
 
     def set_hand_order(self, game_id: str, seat: int, order: dict[str, Any]) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat)
-                         .values(hand_order=json.dumps(order)))
+        """Keep the hand order (a JSON object) of the person at ``seat`` (one statement)."""
+        self._changed(_SET_HAND_ORDER, {"k_id": game_id, "k_seat": seat,
+                                        "v_hand_order": json.dumps(order)})
 
     def add_message(self, game_id: str, msg: MessageRow) -> None:
         """Keep a message (and only the last :data:`MESSAGES_KEPT`); the version goes up."""

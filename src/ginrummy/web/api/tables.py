@@ -255,9 +255,11 @@ def install_tables(app: FastAPI, seating: Seats, hub: LiveHub, workers: Workers,
             with local_lock:
                 local[seat] = local.get(seat, 0) + 1
         try:
-            await workers.call(seating.presence, game_id, token, True)
-            if first.table and token:  # renewed with the process's other streams
-                lease = keeper.add((game_id, first.seat, token_hash(token)), sub.event.set)
+            if first.table:  # a seat others see: its presence, renewed with this process's
+                await workers.call(seating.presence, game_id, token, True)  # other streams'
+                if token:
+                    lease = keeper.add((game_id, first.seat, token_hash(token)),
+                                       sub.event.set)
             now = time.monotonic()
             next_ping = now + PING_EVERY
             next_check = now + CHECK_EVERY

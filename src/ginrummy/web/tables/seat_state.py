@@ -1,6 +1,9 @@
 """What one seat is shown of its table (docs/tables.md, "State"): the engine's state from the
-seat's own view, plus the table's status, the seats' names and presence, the turn clock's
-deadline and the quick messages. Reads only: nothing here changes a table.
+seat's own view, plus, at a table of people (one with an invite:
+:attr:`~ginrummy.store.TableRow.shared`), the table's status, the seats' names and presence,
+the turn clock's deadline and the quick messages. A person's game against the computer is a
+table too, with no invite: its state is the engine's alone (docs/api.md). Reads only: nothing
+here changes a table.
 """
 
 from __future__ import annotations
@@ -12,12 +15,11 @@ from typing import Any
 from ...store import MessageRow, SeatRow, TableRow
 from ...variants import PLAYER_COUNT
 from ..http.tokens import invite_code, seat_code
-from .engine import YOU
 from .state import build_state
 from .stored import Loaded, Seated
 
-__all__ = ["AWAY_AFTER", "HAND_OVER_AFTER", "seat_row", "is_computer", "seats_json", "seat_state",
-           "turn_deadlines", "table_status", "next_change"]
+__all__ = ["AWAY_AFTER", "HAND_OVER_AFTER", "seat_row", "is_computer", "seats_json",
+           "shown_seats", "seat_state", "turn_deadlines", "table_status", "next_change"]
 
 #: a person seat without a live connection for this long (seconds) is away.
 AWAY_AFTER = 20.0
@@ -27,22 +29,17 @@ AWAY_AFTER = 20.0
 HAND_OVER_AFTER = 60.0
 
 
-def seat_row(table: TableRow | None, seat: int) -> SeatRow | None:
-    """The row of ``seat`` at ``table`` (``None``: no table, or no such seat)."""
-    if table is None:
-        return None
+def seat_row(table: TableRow, seat: int) -> SeatRow | None:
+    """The row of ``seat`` at ``table`` (``None``: no such seat)."""
     for s in table.seats:
         if s.seat == seat:
             return s
     return None
 
 
-def is_computer(table: TableRow | None) -> Callable[[int], bool]:
+def is_computer(table: TableRow) -> Callable[[int], bool]:
     """Whether a computer plays ``seat`` now: a computer seat, or a person's seat that person
-    left or the creator handed to a computer while its person is away (no table: every seat
-    but the person's, 0)."""
-    if table is None:
-        return lambda seat: seat != YOU
+    left or the creator handed to a computer while its person is away."""
     by = {s.seat: s for s in table.seats}
 
     def computer(seat: int) -> bool:
@@ -80,6 +77,18 @@ def seats_json(table: TableRow, seat: int, now: float | None = None,
     return out
 
 
+def shown_seats(loaded: Loaded, seated: Seated, now: float | None = None
+                ) -> list[dict[str, Any]] | None:
+    """``state.seats`` for ``seated`` (:func:`seats_json`, with the cards each holds), or
+    ``None`` at a table with no invite (:attr:`~ginrummy.store.TableRow.shared` false: a
+    person's game against the computer shows no seats, no table status, no messages)."""
+    if not seated.table.shared:
+        return None
+    return seats_json(seated.table, seated.seat, now, status=table_status(loaded),
+                      card_counts=loaded.engine.card_counts()
+                      if loaded.engine is not None else None)
+
+
 def table_status(loaded: Loaded) -> str:
     """``table.status``: ``waiting`` (before the start), ``playing`` or ``over``."""
     if loaded.engine is None:
@@ -87,7 +96,7 @@ def table_status(loaded: Loaded) -> str:
     return "over" if loaded.row.status == "over" else "playing"
 
 
-def next_change(loaded: Loaded, table: TableRow | None, seat: int,
+def next_change(loaded: Loaded, table: TableRow, seat: int,
                 now: float | None = None) -> float | None:
     """The next moment (seconds since the epoch) at which what ``seat`` is shown changes with
     time alone, without any write: a turn clock runs out, another person's presence lease ends
@@ -96,38 +105,35 @@ def next_change(loaded: Loaded, table: TableRow | None, seat: int,
     (:data:`HAND_OVER_AFTER`). ``None``: nothing changes until something is written."""
     t = time.time() if now is None else now
     times = list(turn_deadlines(loaded, table).values())
-    if table is not None:
-        playing = table_status(loaded) == "playing"
-        for s in table.seats:
-            if s.kind != "person" or s.left or s.seat == seat:
-                continue
-            if s.connected_until > t:
-                times.append(s.connected_until)
-            elif playing and t - s.connected_until <= AWAY_AFTER:
-                times.append(s.connected_until + AWAY_AFTER)
-            elif playing and t - s.connected_until <= HAND_OVER_AFTER:
-                times.append(s.connected_until + HAND_OVER_AFTER)
+    playing = table_status(loaded) == "playing"
+    for s in table.seats:
+        if s.kind != "person" or s.left or s.seat == seat:
+            continue
+        if s.connected_until > t:
+            times.append(s.connected_until)
+        elif playing and t - s.connected_until <= AWAY_AFTER:
+            times.append(s.connected_until + AWAY_AFTER)
+        elif playing and t - s.connected_until <= HAND_OVER_AFTER:
+            times.append(s.connected_until + HAND_OVER_AFTER)
     return min(times) + 0.05 if times else None
 
 
 def _hand_order(loaded: Loaded, seated: Seated) -> list[str] | None:
-    if seated.table is None:
-        order = loaded.row.hand_order or {}
-    else:
-        s = seat_row(seated.table, seated.seat)
-        order = (s.hand_order if s is not None else None) or {}
+    """The seat's hand order, if it is that of the deal it is shown."""
+    s = seat_row(seated.table, seated.seat)
+    order = (s.hand_order if s is not None else None) or {}
     if loaded.engine is None:
         return None
     return order.get("cards") if order.get("hand") == loaded.engine.hand_number(
         seated.seat) else None
 
 
-def turn_deadlines(loaded: Loaded, table: TableRow | None) -> dict[int, float]:
+def turn_deadlines(loaded: Loaded, table: TableRow) -> dict[int, float]:
     """The turn clock's deadline (seconds since the epoch) of each deal in play whose mover is
     a person: ``{deal index: deadline}``, each from its own turn's start (a partnership's two
     tables apart); ``{}`` without a clock."""
     engine = loaded.engine
-    if table is None or not table.turn_clock or engine is None or loaded.row.status == "over":
+    if not table.turn_clock or engine is None or loaded.row.status == "over":
         return {}
     computer = is_computer(table)
     out = {}
@@ -150,7 +156,6 @@ def _own_deal(loaded: Loaded, seat: int) -> int | None:
 
 def _table_json(loaded: Loaded, seated: Seated) -> dict[str, Any]:
     table = seated.table
-    assert table is not None
     row = loaded.row
     status = table_status(loaded)
     invite = None
@@ -204,7 +209,8 @@ def seat_state(messages: Callable[[str, int], list[MessageRow]], loaded: Loaded,
         st = build_state(loaded.engine, seated.seat, since, game_id=row.id,
                          deals=loaded.deals, level=row.level, preset=row.preset,
                          hand_order=_hand_order(loaded, seated))
-    if seated.table is not None:
+    seats = shown_seats(loaded, seated)
+    if seats is not None:
         status_json = _table_json(loaded, seated)
         st["table"] = {**(st.get("table") or {}), **status_json}
         other = st["table"].get("other")
@@ -212,9 +218,7 @@ def seat_state(messages: Callable[[str, int], list[MessageRow]], loaded: Loaded,
             deadlines = turn_deadlines(loaded, seated.table)
             own = _own_deal(loaded, seated.seat)
             other["turn_deadline"] = next((d for i, d in deadlines.items() if i != own), None)
-        st["seats"] = seats_json(seated.table, seated.seat, status=status_json["status"],
-                                 card_counts=loaded.engine.card_counts()
-                                 if loaded.engine is not None else None)
+        st["seats"] = seats
         st["messages"] = [{"seq_at": m.seq_at, "seat": m.seat, "message": m.message,
                            "at": m.at}
                           for m in messages(row.id, seated.table.version)]

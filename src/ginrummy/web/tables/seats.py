@@ -17,17 +17,15 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection
-
 from ...bots import LEVELS
-from ...store import GameRow, MessageRow, SeatRow, TableRow, TableStore
+from ...store import GameRow, MessageRow, SeatRow, TableRow
 from ...variants import FIRST_DEALERS, PLAYER_COUNT
 from ..http.errors import BadRequest, NotFound, RateLimited, Refused
 from ..http.ratelimit import Limiter, RateLimiter
 from ..http.text import name_key
 from ..http.tokens import invite_code, seat_code, token_hash
 from .inputs import INVITE_CODE_RE, KINDS, MESSAGES, checked_name
-from .seat_state import next_change, seat_row, seats_json, table_status
+from .seat_state import next_change, seat_row, seats_json, shown_seats
 from .service import TableService
 from .stored import Loaded, Seated
 
@@ -44,7 +42,8 @@ MESSAGE_WINDOW = 60.0
 class LiveView:
     """What a live stream reads (:meth:`Seats.live_view`): the seat's ``state`` (``None``:
     unchanged since the one sent), the ``seats`` (presence), the table's ``seq`` and
-    ``version``, the asker's ``seat``, whether it is a table of seats (``table``) and
+    ``version``, the asker's ``seat``, whether its seats are shown (``table``: a table of
+    people; not a person's game against the computer, whose presence nobody sees) and
     ``wake_at``, the next moment its view changes with time alone
     (:func:`ginrummy.web.tables.seat_state.next_change`)."""
 
@@ -72,7 +71,9 @@ class Seats:
                                                                      MESSAGE_WINDOW)
 
     def _table_of(self, seated: Seated) -> TableRow:
-        if seated.table is None:
+        """``seated``'s table, if people may be invited to it (a game against the computer
+        has no invite: no seat of it is shared)."""
+        if not seated.table.shared:
             raise Refused(409, "not_waiting", "no_seats_to_share")
         return seated.table
 
@@ -104,11 +105,11 @@ class Seats:
         if not series:
             raise NotFound
         game_id = series[-1]
-        row = self.svc.store.get_game(game_id)
-        table = self.svc.tables.get(game_id)
-        if row is None or table is None:
+        got = self.svc.tables.get_with_game(game_id)
+        if got is None:  # deleted meanwhile (retention)
             raise NotFound
-        scoring, _ = self.svc.records.kind(game_id)
+        row, table = got
+        scoring = self.svc.records.scoring(game_id)
         status = "waiting" if row.seq == 0 else ("over" if row.status == "over" else "playing")
         seats = [{"seat": s.seat, "kind": s.kind,
                   "name": s.name if s.kind == "person" else None,
@@ -138,10 +139,10 @@ class Seats:
         game_id = series[-1]  # a rematch has started: refused below as any table in play
         with self.svc.records.lock(game_id):
             for _attempt in range(5):
-                row = self.svc.store.get_game(game_id)
-                table = self.svc.tables.get(game_id)
-                if row is None or table is None:
+                got = self.svc.tables.get_with_game(game_id)
+                if got is None:  # deleted meanwhile (retention)
                     raise NotFound
+                row, table = got
                 if row.seq != 0 or table.status != "waiting":
                     raise Refused(409, "started", "table_started")
                 if seat is not None:
@@ -189,7 +190,7 @@ class Seats:
             raise NotFound
         with self.svc.records.lock(game_id):
             got = self.svc.tables.get_with_game(game_id)
-            if got is None or got[1] is None:
+            if got is None:
                 raise NotFound
             row, table = got
             held = seat_row(table, seat)
@@ -299,8 +300,8 @@ class Seats:
         """The person leaves: before the start the seat opens again; after it a computer (the
         table's level) plays it. The token stops working.
 
-        :raises Refused: ``not_waiting`` (a game against the computer), ``creator`` (the
-            creator cannot leave a table before its start).
+        :raises Refused: ``not_waiting`` (a game against the computer: a table with no
+            invite), ``creator`` (the creator cannot leave a table before its start).
         """
         with self.svc.records.lock(game_id):
             seated = self.svc.records.authorize(game_id, token)
@@ -316,9 +317,10 @@ class Seats:
             if not self.svc.tables.change_seat(game_id, table.version, seated.seat,
                                            {"left": False}, values):
                 raise Refused(409, "seat_taken", "seats_changed")
-            if loaded.engine is not None:
-                self.svc._catch_up(loaded, Seated(seated.row, self.svc.tables.get(game_id),
-                                              seated.seat))
+            if loaded.engine is not None:  # a computer plays the seat now
+                now = self.svc.tables.get(game_id)
+                assert now is not None  # changed just now: not deleted (retention) since
+                self.svc._catch_up(loaded, Seated(seated.row, now, seated.seat))
             self._announce(game_id)
 
     def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
@@ -340,9 +342,9 @@ class Seats:
                 new_id = self._new_rematch(row, table)
                 self._announce(game_id)
         with self.svc.records.lock(new_id):
-            new_row = self.svc.store.get_game(new_id)
-            new_table = self.svc.tables.get(new_id)
-            assert new_row is not None and new_table is not None
+            got = self.svc.tables.get_with_game(new_id)
+            assert got is not None  # a table is deleted only long after its game's end
+            new_row, new_table = got
             seated = Seated(new_row, new_table, new_table.creator_seat)
             loaded = self.svc._catch_up(self.svc.records.load(new_row), seated)
             return {"game_id": new_id, "state": self.svc._state(loaded, seated, 0)}
@@ -355,16 +357,7 @@ class Seats:
 
         :raises Refused: ``seat_taken``: the table is gone meanwhile."""
         loaded, new_table = self._rematch_of(row, table)
-        scoring = loaded.scoring
-
-        def first(conn: Connection) -> bool:
-            if not TableStore.write_rematch(conn, row.id, new_table):
-                return False
-            self.svc.records.keep_scoring(new_table.game_id, scoring, conn)
-            return True
-
-        self.svc.records.remember_kind(new_table.game_id, scoring, True)
-        if self.svc.records.insert(loaded, first=first):
+        if self.svc.records.insert(loaded, new_table, rematch_of=row.id):
             return new_table.game_id
         now = self.svc.tables.get(row.id)
         if now is None or not now.rematch_id:  # pragma: no cover - a table is never removed
@@ -373,7 +366,7 @@ class Seats:
 
     def _rematch_of(self, row: GameRow, table: TableRow) -> tuple[Loaded, TableRow]:
         """The rematch of ``row``'s table, built and dealt in memory (nothing stored)."""
-        scoring, _ = self.svc.records.kind(row.id)
+        scoring = self.svc.records.scoring(row.id)
         n = PLAYER_COUNT[scoring]
         first = secrets.randbelow(FIRST_DEALERS[scoring])
         new = GameRow(id=secrets.token_urlsafe(16), token_hash=row.token_hash,
@@ -436,18 +429,15 @@ class Seats:
         with self.svc.records.lock(game_id):
             seated = self.svc.records.authorize(game_id, token)
             loaded = self.svc._catch_up(self.svc.records.load(seated.row), seated)
-            table = seated.table
-            version = table.version if table is not None else 0
-            wake_at = next_change(loaded, table, seated.seat)
+            version = seated.table.version
+            wake_at = next_change(loaded, seated.table, seated.seat)
+            seats = shown_seats(loaded, seated)
             if known is not None and known == (loaded.seq, version):
-                seats = [] if table is None else seats_json(
-                    table, seated.seat, status=table_status(loaded),
-                    card_counts=loaded.engine.card_counts() if loaded.engine else None)
-                return LiveView(None, seats, loaded.seq, version, seated.seat,
-                                table is not None, wake_at)
+                return LiveView(None, seats or [], loaded.seq, version, seated.seat,
+                                seats is not None, wake_at)
             state = self.svc._state(loaded, seated, since)
             return LiveView(state, state.get("seats", []), int(state["seq"]), version,
-                            seated.seat, table is not None, wake_at)
+                            seated.seat, seats is not None, wake_at)
 
     def refresh_presence(self, game_id: str, seat: int, token: str | None) -> bool:
         """An open stream's presence refresh (every few seconds): one write, no read; False
@@ -476,8 +466,6 @@ class Seats:
         no other stream of the seat. The change is announced (``announce``: a refresh that
         changes nothing others see is not)."""
         seated = self.svc.records.authorize(game_id, token)
-        if seated.table is None:
-            return
         now = time.time()
         if connected:
             self.svc.tables.hold_seat(game_id, seated.seat, self.holder, now + PRESENCE_LEASE)

@@ -36,12 +36,12 @@ from ...fairness import commitment_of, new_salt, shuffled_deck
 from ...game import Game
 from ...records import HandRecord
 from ...rules import Rules
-from ...store import GameRow, Statistics, Store, TableRow
+from ...store import GameRow, SeatRow, Statistics, Store, TableRow
 from ...variants import FIRST_DEALERS, PLAYER_COUNT, SCORINGS, fit_to_table
 from ...views import view_of
 from ..http.errors import BadRequest, Illegal, NotFound, Stale, Unavailable
 from ..http.tokens import invite_code, token_hash
-from .engine import YOU, DealInfo, TableEngine
+from .engine import DealInfo, TableEngine
 from .fairness_record import fairness_record
 from .inputs import (
     NEXT_HAND,
@@ -116,25 +116,17 @@ class TableService:
         return bot
 
     @staticmethod
-    def _level_of(row: GameRow, table: TableRow | None, seat: int) -> str:
+    def _level_of(row: GameRow, table: TableRow, seat: int) -> str:
         s = seat_row(table, seat)
         return s.level if s is not None and s.kind == "computer" and s.level else row.level
 
-    def _players(self, loaded: Loaded, table: TableRow | None,
-                 only: int | None = None) -> list[Bot | None]:
-        """Per seat, the computer that plays it now (``None``: a person); ``only``: that seat's
-        computer alone, at the table's level (a person's turn played when its clock ran out)."""
+    def _players(self, loaded: Loaded, table: TableRow) -> list[Bot | None]:
+        """Per seat, the computer that plays it now (``None``: a person)."""
         engine = loaded.engine
         assert engine is not None
         computer = is_computer(table)
-        out: list[Bot | None] = []
-        for seat in range(engine.players):
-            if only is not None:
-                out.append(self._bot(loaded.row.level) if seat == only else None)
-            else:
-                out.append(self._bot(self._level_of(loaded.row, table, seat))
-                           if computer(seat) else None)
-        return out
+        return [self._bot(self._level_of(loaded.row, table, seat)) if computer(seat) else None
+                for seat in range(engine.players)]
 
     @staticmethod
     def _rng_of(loaded: Loaded) -> Callable[[int], random.Random]:
@@ -158,21 +150,22 @@ class TableService:
 
         return fault
 
-    def _advance(self, loaded: Loaded, table: TableRow | None) -> None:
+    def _advance(self, loaded: Loaded, table: TableRow) -> None:
         """Let the computers move while it is their turn (from their own views)."""
         assert loaded.engine is not None
-        people = frozenset() if table is None else frozenset(
-            s.seat for s in table.seats if s.kind == "person")
+        people = frozenset(s.seat for s in table.seats if s.kind == "person")
         loaded.engine.advance(self._players(loaded, table), self._rng_of(loaded),
                               self._fault(loaded), people=people)
 
     def _clock_move(self, loaded: Loaded, index: int, seat: int) -> None:
         """``seat``'s turn in deal ``index``, its clock run out, played by a computer at the
-        table's level."""
+        table's level (that seat's alone)."""
         engine = loaded.engine
         assert engine is not None
-        engine.advance(self._players(loaded, None, only=seat), self._rng_of(loaded),
-                       self._fault(loaded), limit=8, people=frozenset({seat}))
+        players: list[Bot | None] = [self._bot(loaded.row.level) if p == seat else None
+                                     for p in range(engine.players)]
+        engine.advance(players, self._rng_of(loaded), self._fault(loaded), limit=8,
+                       people=frozenset({seat}))
 
     # ------------------------------------------------------------------------------ deals
     @staticmethod
@@ -194,8 +187,7 @@ class TableService:
     def _begin(self, loaded: Loaded, seated: Seated) -> None:
         """Build the engine of a table at its start and deal its first hand."""
         row = loaded.row
-        people_elsewhere = seated.table is not None and any(
-            s.kind == "person" and s.seat != 0 for s in seated.table.seats)
+        people_elsewhere = any(s.kind == "person" and s.seat != 0 for s in seated.table.seats)
         loaded.engine = TableEngine(Game(Rules.from_dict(row.rules), row.first_dealer,
                                          loaded.scoring), paced=not people_elsewhere)
         self._deal_hand(loaded)
@@ -219,11 +211,10 @@ class TableService:
         if current is not None:  # another request (perhaps another process) saved first
             raise Stale(self._state(self.records.load(current), seated, old_seq), current)
 
-    def _expired(self, loaded: Loaded, table: TableRow | None) -> list[tuple[int, int]]:
+    def _expired(self, loaded: Loaded, table: TableRow) -> list[tuple[int, int]]:
         """The deals whose person mover's turn clock ran out: ``(index, seat)`` (each deal's
         clock runs from its own turn's start: a partnership's two tables apart)."""
-        if table is None or not table.turn_clock or loaded.engine is None \
-                or loaded.row.status != "playing":
+        if not table.turn_clock or loaded.engine is None or loaded.row.status != "playing":
             return []
         computer = is_computer(table)
         now = time.time()
@@ -264,8 +255,11 @@ class TableService:
                overrides: dict[str, Any] | None, scoring: str | None = None,
                seats: list[dict[str, Any]] | None = None, name: str | None = None,
                turn_clock: int | None = None) -> dict[str, Any]:
-        """A new table: ``{"game_id", "token", "seat", "state", "invite"}``. Without ``seats``
-        a person plays the computers (answered exactly as before: no table fields).
+        """A new table: ``{"game_id", "token", "seat", "state", "invite"}``. With ``seats``
+        (or a ``name`` or a ``turn_clock``) a table of people, waiting for its start, with an
+        invite; without, a person plays the computers: a table with one person (seat 0) and
+        no invite, dealt at once and answered exactly as before tables existed (no table
+        fields; ``invite`` null).
 
         :raises BadRequest: bad level, rules, seats, name or turn clock.
         """
@@ -281,51 +275,41 @@ class TableService:
         n = PLAYER_COUNT[scoring]
         first = secrets.randbelow(FIRST_DEALERS[scoring])
         try:
-            engine = TableEngine(Game(rules, first, scoring), paced=True)
+            Game(rules, first, scoring)
         except RulesError as e:
             raise BadRequest.of("rules", e) from None
         except TypeError as e:
             raise BadRequest("rules", "other", text=str(e)) from None
-        table_seats = None
-        if seats is not None or name is not None or turn_clock is not None:
+        people = seats is not None or name is not None or turn_clock is not None
+        if people:
             table_seats = checked_seats(seats, n, level)
             checked_turn_clock(turn_clock)
             if name is None:
                 raise BadRequest("name", "name_needed")
-            creator_name = checked_name(name)
-            table_seats[0].name = creator_name
-            table_seats[0].player_id = player_id
+            table_seats[0].name = checked_name(name)
+        else:  # the person and the computers
+            table_seats = [SeatRow(seat=0, kind="person")] + [
+                SeatRow(seat=i, kind="computer", level=level) for i in range(1, n)]
         game_id = secrets.token_urlsafe(16)
         token = secrets.token_urlsafe(32)
         row = GameRow(id=game_id, token_hash=token_hash(token), player_id=player_id,
                       level=level, preset=base, rules=rules.to_dict(), first_dealer=first,
                       secret=secrets.token_hex(32), seq=0)
-        if table_seats is None:
-            loaded = Loaded(row, scoring, [], [], engine)
-            with self.records.lock(row.id):
-                self._deal_hand(loaded)
-                self._advance(loaded, None)
-                self.records.keep_scoring(row.id, scoring)
-                self.records.remember_kind(row.id, scoring, False)
-                self.records.insert(loaded)
-                seated = Seated(row, None, YOU)
-                return {"game_id": game_id, "token": token, "seat": YOU,
-                        "state": self._state(loaded, seated, 0), "invite": None}
-        table_seats[0].token_hash = row.token_hash
-        table_seats[0].connected_until = time.time()
-        table = TableRow(game_id=game_id, status="waiting", creator_seat=0,
-                         invite_hash=token_hash(invite_code(row.secret)),
-                         turn_clock=turn_clock, seats=table_seats)
+        creator = table_seats[0]
+        creator.token_hash, creator.player_id = row.token_hash, player_id
+        creator.connected_until = time.time()
+        table = TableRow(game_id=game_id, status="waiting" if people else "playing",
+                         creator_seat=0, turn_clock=turn_clock, seats=table_seats,
+                         invite_hash=token_hash(invite_code(row.secret)) if people else None)
+        loaded = Loaded(row, scoring, [], [], None)
+        seated = Seated(row, table, 0)
         with self.records.lock(row.id):
-            self.records.keep_scoring(row.id, scoring)
-            self.tables.insert(table)
-            self.records.remember_kind(row.id, scoring, True)
-            loaded = Loaded(row, scoring, [], [], None)
-            self.records.insert(loaded, status="waiting")
-            seated = Seated(row, table, 0)
+            if table.status == "playing":  # nobody to wait for: dealt at once
+                self._begin(loaded, seated)
+            self.records.insert(loaded, table)
             state = self._state(loaded, seated, 0)
             return {"game_id": game_id, "token": token, "seat": 0, "state": state,
-                    "invite": state["table"]["invite"]}
+                    "invite": (state.get("table") or {}).get("invite")}
 
     def get(self, game_id: str, token: str | None, since: int | None) -> dict[str, Any]:
         """The table's state for the token's seat with the events after ``since`` (``None``:
@@ -346,7 +330,7 @@ class TableService:
             seated = self.records.authorize(game_id, token)
             row = seated.row
             norm = normalize_action(text)
-            mark = norm if seated.table is None else f"{seated.seat}:{norm}"
+            mark = f"{seated.seat}:{norm}"  # the seat's action (schema 8 marked every game so)
 
             def duplicate(now: GameRow, got: Loaded | None = None
                           ) -> tuple[dict[str, Any], bool] | None:
@@ -477,13 +461,7 @@ class TableService:
                 raise BadRequest("invalid", "order_not_held",
                                  cards=[c for c in out if c not in held])
             number = loaded.engine.hand_number(seated.seat) if loaded.engine else 0
-            order = {"hand": number, "cards": out}
-            if seated.table is not None:
-                self.tables.set_hand_order(game_id, seated.seat, order)
-                return
-            self.store.set_hand_order(game_id, order)
-            seated.row.hand_order = order
-            loaded.row.hand_order = order
+            self.tables.set_hand_order(game_id, seated.seat, {"hand": number, "cards": out})
 
     def resign(self, game_id: str, token: str | None) -> dict[str, Any]:
         """Give up the game in play of a person playing the computer: the game is over and
@@ -492,12 +470,13 @@ class TableService:
         state, as every later read gives it (docs/api.md "Resigning").
 
         :raises NotFound: unknown game or no seat's token.
-        :raises Unavailable: 409 ``people`` at a table of people (they leave it instead);
-            409 ``game_over`` when the game is over or resigned already. Nothing changes.
+        :raises Unavailable: 409 ``people`` at a table of people (a table with an invite:
+            they leave it instead); 409 ``game_over`` when the game is over or resigned
+            already. Nothing changes.
         """
         with self.records.lock(game_id):
             seated = self.records.authorize(game_id, token)
-            if seated.table is not None:
+            if seated.table.shared:
                 raise Unavailable(409, "people", "resign_people")
             loaded = self.records.load(seated.row)
             row = loaded.row

@@ -16,7 +16,6 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,7 +36,7 @@ from ...store import (
 )
 from ..http.errors import NotFound
 from ..http.tokens import token_hash
-from .engine import YOU, DealInfo, TableEngine, keeps_standard_shape, replay_engine
+from .engine import DealInfo, TableEngine, keeps_standard_shape, replay_engine
 
 __all__ = ["Loaded", "Seated", "TableRecords"]
 
@@ -68,16 +67,16 @@ class Loaded:
 
 @dataclass
 class Seated:
-    """Who asks: the game row, the table (``None``: a person playing the computer, whose seat
-    is 0) and the asker's seat."""
+    """Who asks: the game row, its table (every game's: a person playing the computer sits at
+    seat 0 of a table with no invite) and the asker's seat."""
 
     row: GameRow
-    table: TableRow | None
+    table: TableRow
     seat: int
 
     @property
     def creator(self) -> bool:
-        return self.table is None or self.table.creator_seat == self.seat
+        return self.table.creator_seat == self.seat
 
 
 class TableRecords:
@@ -88,8 +87,8 @@ class TableRecords:
     #: the game's whole record, so it should hold every game in play (a load test of 200
     #: concurrent games with 128 replayed nearly every request).
     CACHE_SIZE = 2048
-    #: game kinds remembered (``(scoring, has a tables row)``: neither ever changes).
-    KINDS_KEPT = 8192
+    #: games' scorings remembered (a game's never changes).
+    SCORINGS_KEPT = 8192
 
     def __init__(self, store: Store, cache_size: int = CACHE_SIZE) -> None:
         self.store = store
@@ -100,53 +99,36 @@ class TableRecords:
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
         self._locks = [threading.Lock() for _ in range(64)]
-        self._kinds: OrderedDict[str, tuple[str, bool]] = OrderedDict()
+        self._scorings: OrderedDict[str, str] = OrderedDict()
         self._messages: OrderedDict[str, tuple[int, list[MessageRow]]] = OrderedDict()
 
     def lock(self, game_id: str) -> threading.Lock:
         """This process's lock of ``game_id`` (striped: 64 locks)."""
         return self._locks[hash(game_id) % len(self._locks)]
 
-    # ------------------------------------------------------------------------------ kinds
-    def _known_kind(self, game_id: str) -> tuple[str, bool] | None:
+    # ---------------------------------------------------------------------------- scorings
+    def remember_scoring(self, game_id: str, scoring: str) -> str:
+        """Keep a game's scoring (a new game's, or one just read)."""
         with self._cache_lock:
-            got = self._kinds.get(game_id)
+            self._scorings[game_id] = scoring
+            self._scorings.move_to_end(game_id)
+            while len(self._scorings) > self.SCORINGS_KEPT:
+                self._scorings.popitem(last=False)
+        return scoring
+
+    def scoring(self, game_id: str) -> str:
+        """The scoring of a game (read once, then remembered)."""
+        with self._cache_lock:
+            got = self._scorings.get(game_id)
             if got is not None:
-                self._kinds.move_to_end(game_id)
-            return got
-
-    def remember_kind(self, game_id: str, scoring: str, has_table: bool) -> tuple[str, bool]:
-        """Keep a game's ``(scoring, has a tables row)`` (a new game's, or one just read)."""
-        kind = (scoring, has_table)
-        with self._cache_lock:
-            self._kinds[game_id] = kind
-            self._kinds.move_to_end(game_id)
-            while len(self._kinds) > self.KINDS_KEPT:
-                self._kinds.popitem(last=False)
-        return kind
-
-    def kind(self, game_id: str) -> tuple[str, bool]:
-        """``(scoring, has a tables row)`` of a game (read once, then remembered)."""
-        got = self._known_kind(game_id)
-        if got is not None:
-            return got
-        return self.remember_kind(game_id, self.vstore.scoring(game_id) or "standard",
-                                  self.tables.get(game_id) is not None)
-
-    def keep_scoring(self, game_id: str, scoring: str, conn: Connection | None = None) -> None:
-        """Store a new game's scoring (in the caller's transaction ``conn`` if given): a row
-        for every scoring but the standard one, which a game without a row has."""
-        if keeps_standard_shape(scoring):
-            return
-        if conn is None:
-            self.vstore.set_scoring(game_id, scoring)
-        else:
-            VariantStore.write_scoring(conn, game_id, scoring)
+                self._scorings.move_to_end(game_id)
+                return got
+        return self.remember_scoring(game_id, self.vstore.scoring(game_id) or "standard")
 
     # ------------------------------------------------------------------------------ seats
     def authorize(self, game_id: str, token: str | None) -> Seated:
-        """The asker's seat: the game row, its tables row (read once) and the seat whose token
-        hash matches.
+        """The asker's seat: the game row, its table and seats (one read) and the person's
+        seat whose token hash matches.
 
         :raises NotFound: unknown game, or no seat holds this token.
         """
@@ -157,16 +139,6 @@ class TableRecords:
             raise NotFound
         row, table = got
         digest = token_hash(token)
-        kind = self._known_kind(game_id)
-        if kind is None:
-            kind = self.remember_kind(game_id, self.vstore.scoring(game_id) or "standard",
-                                      table is not None)
-        if not kind[1]:
-            if not hmac.compare_digest(row.token_hash, digest):
-                raise NotFound
-            return Seated(row, None, YOU)
-        if table is None:  # pragma: no cover - a tables row is never removed
-            raise NotFound
         found = None
         for s in table.seats:  # every seat compared: no early exit on a match
             if s.kind == "person" and not s.left and s.token_hash is not None \
@@ -235,7 +207,7 @@ class TableRecords:
         """The game of ``row`` rebuilt from its stored deals (never from the cache).
 
         :raises NotFound: the game is gone."""
-        scoring, _ = self.kind(row.id)
+        scoring = self.scoring(row.id)
         # the row and its deals as of one moment (one transaction: the row may be newer than
         # the one passed in, if another process saved in between)
         got = self.store.get_game_with_deals(row.id)
@@ -359,11 +331,13 @@ class TableRecords:
             rows.append(row)
         return rows
 
-    def insert(self, loaded: Loaded, status: str | None = None,
-               first: Callable[[Connection], bool] | None = None) -> bool:
-        """Store a new game (its table's rows are stored before, or by ``first``: see
-        :meth:`ginrummy.store.Store.insert_game`); False: ``first`` refused, nothing
-        stored."""
+    def insert(self, loaded: Loaded, table: TableRow, rematch_of: str | None = None) -> bool:
+        """Store a new game with its table and seats (``table``) and its scoring, in one
+        transaction (:meth:`ginrummy.store.Store.insert_game`: the table's rows and the
+        scoring's are written first, so that no game is ever seen without them); a game not
+        dealt yet is ``waiting``. ``rematch_of``: the game whose rematch this is, stored only
+        if that one has none yet (:meth:`~ginrummy.store.TableStore.write_rematch`): False
+        when it has, nothing stored."""
         row = loaded.row
         if loaded.engine is not None:
             loaded.seq = row.seq = loaded.engine.seq()
@@ -371,8 +345,20 @@ class TableRecords:
             row.status, row.winner, row.margin = st["status"], st["winner"], st["margin"]
             row.winner_seats = seats_of_text(st["winner_seats"])
             row.turns = loaded.engine.turns()
-        if status is not None:
-            row.status = status
+        else:
+            row.status = "waiting"
+        scoring = loaded.scoring
+
+        def first(conn: Connection) -> bool:
+            if rematch_of is None:
+                TableStore.write_table(conn, table)
+            elif not TableStore.write_rematch(conn, rematch_of, table):
+                return False
+            if not keeps_standard_shape(scoring):  # a standard game has no scoring row
+                VariantStore.write_scoring(conn, row.id, scoring)
+            return True
+
+        self.remember_scoring(row.id, scoring)
         if not self.store.insert_game(row, self._deal_rows(loaded, 0) if loaded.engine else [],
                                       first):
             return False
