@@ -253,9 +253,9 @@ def test_away_seat_handed_to_a_computer_and_taken_back(client: TestClient) -> No
 
 
 def test_a_request_reads_the_tables_row_once(client: TestClient) -> None:
-    """A process that has never seen the table (its kind not yet remembered) reads the tables
-    row once per request, in the same statement as the game's row: authorization and the
-    game's kind share the read."""
+    """A process that has never seen the table reads the tables row once per request, in the
+    same statement as the game's row and its seats (authorization's one read; the game's
+    scoring, which never changes, is remembered apart)."""
     from ginrummy.web.tables.service import TableService
 
     ann, bo = two_people(client)
@@ -277,7 +277,7 @@ def test_a_request_reads_the_tables_row_once(client: TestClient) -> None:
     st = fresh.get(bo.id, bo.token, None)
     assert st["you"] == 1 and reads == [bo.id]
     fresh.get(ann.id, ann.token, None)
-    assert reads == [bo.id, bo.id]  # one read a request: seats change, the kind does not
+    assert reads == [bo.id, bo.id]  # one read a request: seats change
 
 
 # ------------------------------------------------------------------- messages and rematch
