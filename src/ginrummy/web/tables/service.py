@@ -153,7 +153,10 @@ class TableService:
     def _advance(self, loaded: Loaded, table: TableRow) -> None:
         """Let the computers move while it is their turn (from their own views)."""
         assert loaded.engine is not None
-        people = frozenset(s.seat for s in table.seats if s.kind == "person")
+        # the people's seats a computer plays now (left, or handed to it): its moves there
+        # are marked as a computer's for a person (none at a game against the computer)
+        people = frozenset(s.seat for s in table.seats
+                           if s.kind == "person" and (s.left or s.computer_for_away))
         loaded.engine.advance(self._players(loaded, table), self._rng_of(loaded),
                               self._fault(loaded), people=people)
 
