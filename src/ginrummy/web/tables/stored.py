@@ -151,7 +151,7 @@ class TableRecords:
     def authorize_player(self, game_id: str, player_id: str | None) -> Seated:
         """The seat the browser ``player_id`` (its ``ginrummy_player`` cookie) holds at
         ``game_id``, as the statistics count it (:mod:`ginrummy.web.tables.stats`): the game's
-        creator (a game against the computer: seat 0; a table: its creator's seat), else its
+        creator (its table's creator seat: seat 0 at a game against the computer), else its
         lowest seat at a table it joined.
 
         :raises NotFound: unknown game, or the browser holds no seat there.
@@ -163,8 +163,8 @@ class TableRecords:
             raise NotFound
         row, table = got
         if row.player_id is not None and hmac.compare_digest(row.player_id, player_id):
-            return Seated(row, table, YOU if table is None else table.creator_seat)
-        held = [s.seat for s in (table.seats if table is not None else [])
+            return Seated(row, table, table.creator_seat)
+        held = [s.seat for s in table.seats
                 if s.player_id is not None and hmac.compare_digest(s.player_id, player_id)]
         if not held:
             raise NotFound
