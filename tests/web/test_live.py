@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from ginrummy.web import create_app
+from ginrummy.web.api.tables import CHECK_EVERY
 from ginrummy.web.http.ratelimit import RateLimits
 
 ACTING = ("offer", "draw", "discard")
@@ -175,7 +176,10 @@ def test_a_move_reaches_the_other_persons_stream(served: tuple[str, Any]) -> Non
             assert any(e["seat"] == mover for e in st["events"])
             states[other] = st
             states[mover] = streams[mover].next("state", where=lambda d, q=seq: d["seq"] >= q)[1]
-        assert max(lags) < 2.0, lags
+        # each move came by the store's notification, not by the stream's fallback check every
+        # CHECK_EVERY (30 s); the bound leaves room for a loaded machine (one lag of 2.1 s was
+        # seen with the suite beside CI on 2 cores): how fast it is, benchmarks/ measure
+        assert max(lags) < CHECK_EVERY / 3, lags
         # Bo goes: Ann sees him disconnected
         s_bo.close()
         s_ann.next("presence", where=lambda d: not d["seats"][1]["connected"], timeout=40)
