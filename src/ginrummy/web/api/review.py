@@ -83,6 +83,13 @@ def install_review(app: FastAPI, reviews: Reviews, *,
             """The browser's own past mistakes to practise (issue 20), from ``/api/practice``."""
             return serve(request, lang, "practice.html", "The practice page is not installed.")
 
+    def _tried(game_id: str, seat: int, number: int, step: int, got: Any) -> Response:
+        """A tried move's answer: the stored comparison as it is, else its progress."""
+        if isinstance(got, Ready):
+            return Response(got.data.encode("utf-8"), media_type="application/json")
+        return _answer({"game_id": game_id, "you": seat, "hand": number, "step": step}, got,
+                       "tried")
+
     @app.get("/api/practice", response_model=dict[str, Any], responses={429: _ERRORS[429]})
     def practice(request: Request) -> Response:
         """The browser's mistakes and blunders to practise (docs/api.md "Practice")."""
@@ -110,10 +117,7 @@ def install_review(app: FastAPI, reviews: Reviews, *,
                                                 step, body.action)
         except Unavailable as e:
             return _refused(e)
-        if isinstance(got, Ready):
-            return Response(got.data.encode("utf-8"), media_type="application/json")
-        return _answer({"game_id": game_id, "you": seat, "hand": number, "step": step}, got,
-                       "tried")
+        return _tried(game_id, seat, number, step, got)
 
     @app.get("/api/games/{game_id}/review", response_model=dict[str, Any], responses=_ERRORS)
     def game_review(game_id: str, authorization: str | None = Header(default=None)
@@ -157,7 +161,4 @@ def install_review(app: FastAPI, reviews: Reviews, *,
                                        body.action)
         except Unavailable as e:
             return _refused(e)
-        if isinstance(got, Ready):
-            return Response(got.data.encode("utf-8"), media_type="application/json")
-        return _answer({"game_id": game_id, "you": seat, "hand": number, "step": step}, got,
-                       "tried")
+        return _tried(game_id, seat, number, step, got)
