@@ -50,6 +50,7 @@ from .delivery import RevalidatedStatic, add_head_extras, revalidated_file
 from .encoding import JSONAnswer
 from .errors import BadRequest, NotFound, RateLimited, Stale, Unavailable
 from .headers import CSP, HSTS, MAX_HEADER_BYTES, security_headers
+from .heap import settle_heap
 from .housekeeping import retention_task
 from .i18n import negotiate, valid_language
 from .messages import LANGUAGE, language, reason_text
@@ -638,6 +639,7 @@ def app_from_env() -> FastAPI:
     parent process compiled the kernel into the disk cache: each worker only loads it)."""
     app = create_app(os.environ.get("GINRUMMY_DATABASE_URL"))
     _warm_bots()
+    settle_heap()  # after the warm-up: its tables live as long as the process
     return app
 
 
@@ -706,6 +708,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
 
     app = create_app(url)
     _warm_bots()  # the server listens only once the expert is ready (issue 11)
+    settle_heap()  # start-up's objects out of the collector's full collections
 
     def _stopped(_sig: int, _frame: object) -> None:
         raise SystemExit(0)
