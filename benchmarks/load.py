@@ -41,7 +41,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime as dt
+import gc
 import os
 import platform
 import random
@@ -464,6 +466,25 @@ def _loadavg() -> str:
         return "?"
 
 
+@contextlib.contextmanager
+def quiet_client() -> Any:
+    """The load client without full garbage collections while it measures: its start-up objects
+    frozen (:func:`gc.freeze`) and no automatic collection of the oldest generation (the young
+    ones still run). One client process stands for hundreds of browsers; a full collection of
+    its own heap (30 to 470 ms, growing with the run, measured in the 250-table run of
+    benchmarks/results/heap-2026-12-06.md) held every request in flight and was counted in the
+    server's latencies."""
+    gc.collect()
+    gc.freeze()
+    before = gc.get_threshold()
+    gc.set_threshold(before[0], before[1], 1 << 30)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()
+
+
 async def drive(base: str, args: argparse.Namespace, pid: int) -> dict[str, Any]:
     todo = await prepare_reviews(base, args) if args.reviews else []
     load_before = _loadavg()
@@ -594,7 +615,8 @@ def report(args: argparse.Namespace, res: dict[str, Any], exit_code: int, argv: 
         f"- load client: {res['client_cpu']:.1f} s of CPU over the same time "
         f"({res['client_cpu'] / max(1e-9, res['t_end'] - res['t_ramp']):.0%} of one core); its "
         f"event loop woke up late by p50 {pct(res['lags'], 50):.1f} ms, p99 "
-        f"{pct(res['lags'], 99):.1f} ms (that much of the latencies above is the client's)",
+        f"{pct(res['lags'], 99):.1f} ms, max {max(res['lags'], default=0.0):.1f} ms (that much "
+        f"of the latencies above is the client's)",
         f"- server memory (RSS): {res['rss0']:.0f} MiB before the first game"
         + (f" (measured once the idle server had settled, {res['settled_s']:.1f} s after it "
            "answered: the expert's kernel is loaded in the background at start)"
@@ -713,7 +735,8 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("--url must be a loopback address (127.0.0.1)")
         if not args.pid:
             ap.error("--url needs --pid (the server's process, for its memory and CPU)")
-        res = asyncio.run(drive(args.url.rstrip("/"), args, args.pid))
+        with quiet_client():
+            res = asyncio.run(drive(args.url.rstrip("/"), args, args.pid))
         code, log_tail = 0, ""
     else:
         with tempfile.TemporaryDirectory(prefix="ginrummy-load-") as tmp:
@@ -722,7 +745,8 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 server.wait_ready()
                 settled = server.wait_settled()
-                res = asyncio.run(drive(server.base, args, server.proc.pid))
+                with quiet_client():
+                    res = asyncio.run(drive(server.base, args, server.proc.pid))
                 res["settled_s"] = settled
             finally:
                 code = server.stop()
