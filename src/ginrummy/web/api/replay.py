@@ -22,12 +22,12 @@ from ...replay import replay_hand
 from ..http.encoding import JSONAnswer
 from ..http.errors import Unavailable
 from ..http.schemas import ErrorOut, error_response
-from ..tables.service import GameService
+from ..tables.service import TableService
 
 __all__ = ["install_replay"]
 
 
-def install_replay(app: FastAPI, service: GameService, *,
+def install_replay(app: FastAPI, service: TableService, *,
                    page: Callable[[Request, str | None, str, str], Response],
                    bearer: Callable[[str | None], str | None]) -> None:
     """Add the ``/replay`` page and the replay endpoint to ``app`` (helpers passed by

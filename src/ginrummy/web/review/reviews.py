@@ -4,7 +4,7 @@ and the "try again" exercise of one graded decision, made once by the evaluator
 (:class:`ginrummy.store.ReviewStore`).
 
 What is reviewed is the game's fairness record as ``GET /api/games/{id}/record`` gives it
-(:meth:`~ginrummy.web.tables.service.GameService.record`: same ownership, every finished deal
+(:meth:`~ginrummy.web.tables.service.TableService.record`: same ownership, every finished deal
 in full, nothing of a deal in play), of every form: two players (any preset: Oklahoma,
 straight), Hollywood, three players and partnership, against the computer or at tables of
 people. The evaluator judges each decision from its seat's view alone (a partnership's other
@@ -44,7 +44,7 @@ from ...store import FINISHED, ReviewStore, Store
 from ...views import PlayerView, view_of
 from ..http.errors import BadRequest, Illegal, NotFound, Unavailable
 from ..tables.engine import YOU
-from ..tables.service import GameService
+from ..tables.service import TableService
 from . import jobs as review_jobs
 from .pool import ReviewPool
 from .practice import OwnGame, practice_list
@@ -158,7 +158,7 @@ class Reviews:
     """The reviews of the games of ``service`` (its store), made in a pool of ``settings``.
     Thread-safe; :meth:`close` stops the pool."""
 
-    def __init__(self, service: GameService, store: Store, settings: ReviewSettings) -> None:
+    def __init__(self, service: TableService, store: Store, settings: ReviewSettings) -> None:
         self.service = service
         self.settings = settings
         self.stored = ReviewStore(store.engine, store.writing)

@@ -57,7 +57,7 @@ from .seat_state import is_computer, seat_row, seat_state
 from .stats import player_stats
 from .stored import Loaded, Seated, TableRecords
 
-__all__ = ["TableService", "GameService"]
+__all__ = ["TableService"]
 
 log = logging.getLogger("ginrummy.web")
 #: ``games.status`` of a game its person gave up (a lost game; docs/api.md "Resigning").
@@ -553,7 +553,3 @@ class TableService:
         out = player_stats(self.statistics, player_id, self.vstore.scorings)
         out["rating"] = person_rating(self.store.single, player_id, level_ratings(), LEVELS)
         return out
-
-
-#: the name the app and older code use.
-GameService = TableService
