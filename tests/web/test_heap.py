@@ -51,5 +51,7 @@ def test_serve_settles_the_heap_before_it_listens(unfrozen: None, tmp_path: Path
 
     monkeypatch.setattr(app_module, "_warm_bots", lambda: True)
     monkeypatch.setattr(uvicorn, "run", run)
+    for name in ("GINRUMMY_HEADER_TIMEOUT", "GINRUMMY_BODY_TIMEOUT"):  # serve sets them
+        monkeypatch.delenv(name, raising=False)  # and they are unset again after the test
     app_module.serve(database_url=f"sqlite:///{tmp_path / 'heap.sqlite3'}")
     assert seen and seen[0] > 0
