@@ -32,7 +32,7 @@ def test_settle_heap_freezes_the_survivors_and_collects_the_garbage(unfrozen: No
     dead = _Survivor()
     del dead  # cyclic garbage: only a collection frees it
     frozen = settle_heap()
-    assert frozen == gc.get_freeze_count() > 0
+    assert frozen > 0 and gc.get_freeze_count() > 0  # (frozen objects may die since)
     assert not any(o is alive for o in gc.get_objects())  # in the permanent generation
     assert not any(type(o) is _Survivor and o is not alive for o in gc.get_objects())
     after = _Survivor()  # made after: collected as usual
