@@ -67,7 +67,7 @@ def rated_games(engine: Engine, player_ids: Iterable[str]) -> list[RatedGame]:
         for chunk in _chunks(ids):
             joined = select(seats.c.game_id).where(seats.c.player_id.in_(chunk))
             q = (select(games.c.id, games.c.player_id, games.c.status, games.c.winner_seats,
-                        games.c.finished_at, tables.c.creator_seat)
+                        games.c.finished_at, games.c.created_at, tables.c.creator_seat)
                  .join(tables, tables.c.game_id == games.c.id)
                  .where(or_(games.c.player_id.in_(chunk), games.c.id.in_(joined)),
                         games.c.status.in_(FINISHED),
@@ -92,7 +92,9 @@ def rated_games(engine: Engine, player_ids: Iterable[str]) -> list[RatedGame]:
 
 
 def _rated(g: Any, seat_rows: list[Any]) -> RatedGame | None:
-    finished = g.finished_at or 0.0
+    # a game stored over at its creation before finished_at was written then has none: it
+    # finished when it was created
+    finished = g.finished_at or g.created_at
     creator_seat = g.creator_seat
     if len(seat_rows) != 2:
         return None

@@ -117,7 +117,7 @@ def summary(games: list[PlayedGame], hands: list[PlayedHand], kinds: Mapping[str
     finished = [g for g in games if g.status in FINISHED]
     won = [g for g in finished if g.won]
     margins = [g.margin for g in won if g.margin is not None]
-    in_order = sorted(finished, key=lambda g: (g.finished_at or 0, g.created_at))
+    in_order = sorted(finished, key=lambda g: (g.finished_at or g.created_at, g.created_at))
     streak_kind: str | None = None
     streak = 0
     for g in reversed(in_order):

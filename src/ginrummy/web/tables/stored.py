@@ -343,6 +343,7 @@ class TableRecords:
             loaded.seq = row.seq = loaded.engine.seq()
             st = self._status(loaded)
             row.status, row.winner, row.margin = st["status"], st["winner"], st["margin"]
+            row.finished_at = st["finished_at"]  # over already: the computer ended it at once
             row.winner_seats = seats_of_text(st["winner_seats"])
             row.turns = loaded.engine.turns()
         else:
