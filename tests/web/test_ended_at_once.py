@@ -6,6 +6,7 @@ finished with the moment it finished, so that the statistics' streaks and the ra
 from __future__ import annotations
 
 import random
+import secrets
 from typing import Any
 
 import pytest
@@ -45,7 +46,7 @@ def decks(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
         return d
 
     class _Secrets:  # the games' secrets seed the computers' moves: seeded too
-        token_urlsafe = staticmethod(service_module.secrets.token_urlsafe)
+        token_urlsafe = staticmethod(secrets.token_urlsafe)
 
         @staticmethod
         def token_hex(n: int = 32) -> str:
