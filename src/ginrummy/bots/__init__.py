@@ -16,16 +16,19 @@ __all__ = ["Bot", "Context", "make_bot", "LEVELS", "ALL_PLAYERS", "DEFAULT_LEVEL
 
 def warmup() -> float:
     """Compile (or load from numba's on-disk cache) the expert's kernel and build its game-value
-    tables for every rules preset. Returns the seconds spent (about 1-2 s with a warm cache; the
-    first compile on a machine takes 10-30 s)."""
+    tables for every rules preset, and the Hollywood match model
+    (:mod:`~ginrummy.bots.match_sim`). Returns the seconds spent (about 1-2 s with a warm
+    cache; the first compile on a machine takes 10-30 s)."""
     import time
 
     from ..rules import PRESETS
     from .kernel import warmup as kernel_warmup
+    from .stakes import prepare
     from .value import win_table
 
     t0 = time.perf_counter()
     kernel_warmup()
     for rules in PRESETS.values():
         win_table(rules)
+    prepare(PRESETS["standard"], "hollywood")  # compiles (or loads) the match's play-out
     return time.perf_counter() - t0

@@ -12,13 +12,9 @@ sheet, the seating and, in partnership, the other table's deal as a
   (:func:`~ginrummy.bots.value.signed_deal_model`), both through
   :func:`~ginrummy.bots.value.partnership_table`.
 - Hollywood (H): the deal's result is entered on a copy of the sheet (the three games, exactly
-  as :class:`~ginrummy.sheets.HollywoodSheet` does), then the match is valued by the normal
-  approximation of its final margin: the closed games' settled totals, and for each open game
-  its current margin (hand points and boxes) plus the game bonus times ``2w - 1`` (``w`` the
-  chance of winning that game, :func:`~ginrummy.bots.value.win_table`); the spread adds, for
-  each open game, the standard deviation of the points still to come
-  (:func:`~ginrummy.bots.value.duration_table` deals of ``E[(points + box bonus)^2]`` each) and
-  of its game bonus (the games move together, so the deviations add up).
+  as :class:`~ginrummy.sheets.HollywoodSheet` does), then the match is valued by playing its
+  rest over a fixed set of futures (:func:`~ginrummy.bots.match_sim.match_chance`: shutouts,
+  entries not opened yet and the games moving together included).
 
 The standard game has no value here: the ``expert`` reads its own two-player table from the
 context's ``hand_points`` and ``target``. Every value is memoised per signed point value and
@@ -27,7 +23,6 @@ per table state (a deal's decisions share one).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -37,9 +32,8 @@ from ..game import Game
 from ..rules import Rules
 from ..sheets import HollywoodGame, HollywoodSheet, PartnershipSheet, ThreePlayerSheet
 from ..views import public_view_of
+from .match_sim import futures, match_chance
 from .value import (
-    deal_points_model,
-    duration_table,
     partnership_table,
     signed_deal_model,
     three_player_tables,
@@ -148,40 +142,6 @@ def partnership_value(rules: Rules, mine: int, theirs: int, other: int | None) -
 GameState = tuple[tuple[int, int], tuple[bool, bool], tuple[int, int], int | None, int | None]
 
 
-@lru_cache(maxsize=16)
-def _spread(rules: Rules) -> float:
-    """``E[(points + box bonus)^2]`` of a scored deal (:func:`deal_points_model`)."""
-    d = deal_points_model(rules.gin_bonus, rules.undercut_bonus)
-    x = np.arange(len(d)) + rules.box_bonus
-    return float(d @ (x * x))
-
-
-def _match_chance(sheet: HollywoodSheet, me: int) -> float:
-    """The normal approximation of the chance that ``me`` wins the match (module docstring)."""
-    r = sheet.rules
-    t = r.target
-    w = win_table(r)
-    dur = duration_table(r)
-    s2 = _spread(r)
-    mu = 0.0
-    sd = 0.0
-    for i, g in enumerate(sheet.games):
-        if g.is_closed:
-            tot = sheet.final(i).totals
-            mu += tot[me] - tot[1 - me]
-            continue
-        prog = [g.hand_points[s] + (g.boxes[s] * r.box_bonus if r.boxes_count_toward_target
-                                    else 0) for s in (0, 1)]
-        a, b = min(prog[me], t - 1), min(prog[1 - me], t - 1)
-        p = float(w[a, b])
-        mu += (g.hand_points[me] - g.hand_points[1 - me]
-               + r.box_bonus * (g.boxes[me] - g.boxes[1 - me]) + r.game_bonus * (2 * p - 1))
-        sd += math.sqrt(s2 * float(dur[a, b])) + 2 * r.game_bonus * math.sqrt(p * (1 - p))
-    if sd <= 0.0:
-        return 1.0 if mu > 0 else (0.5 if mu == 0 else 0.0)
-    return 0.5 * (1.0 + math.erf(mu / (sd * math.sqrt(2.0))))
-
-
 @lru_cache(maxsize=256)
 def hollywood_value(rules: Rules, games: tuple[GameState, ...], me: int) -> DealValue:
     """The value of a Hollywood deal (H) for seat ``me`` with the three games at ``games``."""
@@ -191,7 +151,7 @@ def hollywood_value(rules: Rules, games: tuple[GameState, ...], me: int) -> Deal
                                        for hp, e, bx, c, wn in games])
         if k:
             sheet.add_result(me if k > 0 else 1 - me, abs(k))
-        return _match_chance(sheet, me)
+        return match_chance(sheet, me)
 
     return DealValue(chance)
 
@@ -243,6 +203,6 @@ def prepare(rules: Rules, scoring: str) -> None:
         three_player_tables(rules)
     elif scoring == "partnership":
         partnership_table(rules)
-    elif scoring == "hollywood":
-        win_table(rules)
-        duration_table(rules)
+    elif scoring == "hollywood":  # the futures, and the compiled play-out loaded or compiled
+        futures(rules.gin_bonus, rules.undercut_bonus)
+        match_chance(HollywoodSheet(rules), 0)
