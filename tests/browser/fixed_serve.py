@@ -72,8 +72,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     if command[:1] != ["serve"]:
         parser.error("give -- serve OPTIONS")
 
-    from chance import install
+    import sys
 
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: chance.py
+    from chance import install
     from ginrummy.cli import main as ginrummy
     from ginrummy.web.tables import seat_state
 

@@ -5,7 +5,7 @@ partnership) and at tables of people (two, three and four people, the last with 
 clock), measured in each phase of the turn the deal gives (the first-turn offer, the draw, the
 discard), from the page's top; the partnership of four people also on two server processes
 sharing a PostgreSQL database (the table made on the first, the watched guest's page on the
-second). Chance is fixed (tests/browser/chance.py): the seed in a failure replays the games."""
+second). Chance is fixed (tests/chance.py): the seed in a failure replays the games."""
 
 from __future__ import annotations
 
@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 from browser_helpers import PHONE, LiveServer
-from chance import fix_chance
 from table_driver import Table
 from test_friends import person, ready
 from two_servers import Server, TwoProcesses
+
+from chance import fix_chance
 
 pytestmark = pytest.mark.browser
 

@@ -1,5 +1,10 @@
 """Fixtures of the web API tests: an app on a temporary database, a client, game helpers.
 
+Chance is fixed for every test (``fixed_chance``): the server's decks, dealers, cuts and game
+secrets come from a source seeded with the test's name (tests/chance.py), so that a test's
+games play out the same on every run and a failure replays by running the test again; a test
+that sets up its own deals patches over it.
+
 Every test that uses ``db_url`` (``client``, ``make_client``, ``new_table`` do) runs twice: on a
 temporary SQLite file and on a fresh database of the test PostgreSQL cluster
 (``$GINRUMMY_TEST_POSTGRES_URL``, see tests/pg_helpers.py). A test marked ``sqlite_only`` runs on
@@ -21,6 +26,7 @@ with warnings.catch_warnings():  # starlette's note about httpx, at import
 
 from web_helpers import Table  # noqa: E402
 
+from chance import fix_chance, seed_of  # noqa: E402  (tests/)
 from ginrummy.web import create_app  # noqa: E402
 from ginrummy.web.http.ratelimit import RateLimits  # noqa: E402
 from ginrummy.web.review.reviews import ReviewSettings  # noqa: E402
@@ -45,6 +51,14 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         elif metafunc.definition.get_closest_marker("postgres_only") is not None:
             backends = ["postgres"]
         metafunc.parametrize("db_backend", backends)
+
+
+@pytest.fixture(autouse=True)
+def fixed_chance(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
+    """The test's chance, seeded with its name (module docstring); the seed."""
+    seed = seed_of(request.node.nodeid)
+    fix_chance(monkeypatch, seed)
+    return seed
 
 
 @pytest.fixture

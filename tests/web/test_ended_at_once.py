@@ -6,7 +6,6 @@ finished with the moment it finished, so that the statistics' streaks and the ra
 from __future__ import annotations
 
 import random
-import secrets
 from typing import Any
 
 import pytest
@@ -15,6 +14,7 @@ from sqlalchemy import update
 from web_helpers import Table
 
 import ginrummy.web.tables.service as service_module
+from chance import install
 from ginrummy.cards import parse_cards
 from ginrummy.store.schema import games
 
@@ -31,33 +31,22 @@ def _gin_deck() -> list[int]:
     return head + [c for c in range(52) if c not in head]
 
 
+class _PersonDeals(random.Random):
+    """The tests' chance (tests/chance.py) with seat 0, the person, dealing first."""
+
+    def randrange(self, *args: Any, **kwargs: Any) -> int:
+        return 0
+
+
 @pytest.fixture
 def decks(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
     """The decks the next deals get, in order (then shuffles seeded with 7); the person is
     the first dealer."""
     queue: list[list[int]] = []
-    rng = random.Random(7)
-
-    def deck() -> list[int]:
-        if queue:
-            return queue.pop(0)
-        d = list(range(52))
-        rng.shuffle(d)
-        return d
-
-    class _Secrets:  # the games' secrets seed the computers' moves: seeded too
-        token_urlsafe = staticmethod(secrets.token_urlsafe)
-
-        @staticmethod
-        def token_hex(n: int = 32) -> str:
-            return rng.getrandbits(8 * n).to_bytes(n, "big").hex()
-
-        @staticmethod
-        def randbelow(n: int) -> int:
-            return 0
-
-    monkeypatch.setattr(service_module, "shuffled_deck", deck)
-    monkeypatch.setattr(service_module, "secrets", _Secrets())
+    install(monkeypatch.setattr, _PersonDeals(7))
+    shuffled = service_module.shuffled_deck
+    monkeypatch.setattr(service_module, "shuffled_deck",
+                        lambda: queue.pop(0) if queue else shuffled())
     return queue
 
 

@@ -1,10 +1,11 @@
-"""Chance fixed for a browser test: the server's decks, dealers, partnership cuts and game
+"""Chance fixed for a web or browser test: the server's decks, dealers, partnership cuts and game
 secrets (which seed the computers' moves) drawn from one seeded source, so that a test's games
 play out the same every run. Ids and tokens stay random (they must not repeat across tests).
 
 ``fix_chance(monkeypatch, seed)`` patches the table service's module (wherever the server's
 layout puts it) for the test's duration; the seed is in every failure message of the tests
-that use it, and replays the games. A server in another process (``ginrummy serve``) takes its
+that use it, and replays the games (every web test has its own, from its name:
+tests/web/conftest.py). A server in another process (``ginrummy serve``) takes its
 chance the same way through the test-only launcher ``fixed_serve.py`` (:func:`install` with a
 source the test reseeds).
 """
@@ -80,3 +81,11 @@ def install(setattr_: Callable[[Any, str, Any], None], rng: Source) -> None:
 def fix_chance(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     """Every deck, dealer, cut and game secret of the server from ``random.Random(seed)``."""
     install(monkeypatch.setattr, random.Random(seed))
+
+
+def seed_of(name: str) -> int:
+    """A test's seed from its name (``request.node.nodeid``): the same on every run and
+    machine (not Python's salted ``hash``)."""
+    import hashlib
+
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big")
