@@ -3,7 +3,7 @@
 Chance is fixed for every test (``fixed_chance``): the server's decks, dealers, cuts and game
 secrets come from a source seeded with the test's name (tests/chance.py), so that a test's
 games play out the same on every run and a failure replays by running the test again; a test
-that sets up its own deals patches over it.
+that sets up its own deals patches over it; one marked ``own_chance`` fixes its chance itself.
 
 Every test that uses ``db_url`` (``client``, ``make_client``, ``new_table`` do) runs twice: on a
 temporary SQLite file and on a fresh database of the test PostgreSQL cluster
@@ -41,6 +41,8 @@ SMALL_REVIEWS = ReviewSettings(workers=1, queue=16, worlds=4, processes=False)
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "sqlite_only: a web test that runs on SQLite alone")
     config.addinivalue_line("markers", "postgres_only: a web test that runs on PostgreSQL alone")
+    config.addinivalue_line("markers", "own_chance: a web test that fixes the server's chance "
+                            "itself, for each of its runs (Hypothesis' state machines)")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -55,9 +57,12 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 @pytest.fixture(autouse=True)
 def fixed_chance(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
-    """The test's chance, seeded with its name (module docstring); the seed."""
+    """The test's chance, seeded with its name (module docstring); the seed. Not for a test
+    marked ``own_chance``: a stream that runs on across a state machine's runs would deal each
+    replay of a run differently (Hypothesis calls that a flaky strategy)."""
     seed = seed_of(request.node.nodeid)
-    fix_chance(monkeypatch, seed)
+    if request.node.get_closest_marker("own_chance") is None:
+        fix_chance(monkeypatch, seed)
     return seed
 
 

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -430,6 +431,7 @@ class ApiMachine(RuleBasedStateMachine):
                 s["phase"] not in ("hand-over", "game-over"))
 
 
+@pytest.mark.own_chance  # the machine seeds each run's chance itself (ApiMachine)
 def test_api_state_machine(make_client: Callable[..., TestClient], tmp_path: Path) -> None:
     ApiMachine.client = make_client(f"sqlite:///{tmp_path / 'stateful.sqlite3'}")
     run_state_machine_as_test(
