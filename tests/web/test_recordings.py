@@ -22,6 +22,9 @@ from recorder import (
     unpack,
 )
 
+#: the recorder replaces the server's secrets and clock itself (recorder.deterministic)
+pytestmark = pytest.mark.own_chance
+
 
 def _said(name: str, diffs: list[str]) -> str:
     return (f"{name}: {len(diffs)} answers differ from the recording (replay: PYTHONPATH=src "
