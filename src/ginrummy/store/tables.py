@@ -28,6 +28,7 @@ without them. Every write is its own committed transaction. The rows' types are 
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
@@ -143,6 +144,19 @@ _SET_PRESENCE = Raw(update(seats)
                     .where(seats.c.game_id == bindparam("k_id"),
                            seats.c.seat == bindparam("k_seat"))
                     .values(connected_until=bindparam("v_until")))
+
+
+@functools.cache
+def _upsert_holders_stmt(dialect: str) -> Any:
+    """``INSERT ... ON CONFLICT (game_id, seat, holder) DO UPDATE SET until`` of
+    ``seat_holders`` for ``dialect`` (PostgreSQL or SQLite), its values bound by name."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    upsert: Any = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    stmt = upsert(seat_holders)
+    return stmt.on_conflict_do_update(
+        index_elements=[seat_holders.c.game_id, seat_holders.c.seat, seat_holders.c.holder],
+        set_={"until": stmt.excluded.until})
 
 
 class TableStore:
@@ -374,17 +388,14 @@ class TableStore:
 
     def _upsert_holders(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
         """Insert or renew ``seat_holders`` rows (``game_id``, ``seat``, ``holder``,
-        ``until``) in one statement."""
+        ``until``): one statement, compiled once per dialect and run with the rows as its
+        parameter sets (SQLAlchemy sends them as one multi-row ``INSERT``: its
+        "insertmanyvalues"). A statement built with the rows as literal ``VALUES`` was compiled
+        again for each renewal of up to :data:`REFRESH_BATCH` rows: about 3% of the servers'
+        CPU in benchmarks/tables_load.py (benchmarks/results/cpu-action-2026-12-06.md)."""
         if not rows:
             return
-        from sqlalchemy.dialects import postgresql, sqlite
-
-        dialect = self.engine.dialect.name
-        upsert: Any = postgresql.insert if dialect == "postgresql" else sqlite.insert
-        stmt = upsert(seat_holders).values(rows)
-        conn.execute(stmt.on_conflict_do_update(
-            index_elements=[seat_holders.c.game_id, seat_holders.c.seat, seat_holders.c.holder],
-            set_={"until": stmt.excluded.until}))
+        conn.execute(_upsert_holders_stmt(self.engine.dialect.name), rows)
 
     def hold_seat(self, game_id: str, seat: int, holder: str, until: float) -> None:
         """The process ``holder`` holds a live stream of the seat until ``until`` (renewed by

@@ -14,6 +14,7 @@ docs/variants.md says.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -211,25 +212,33 @@ def _action_event(hand: int, players: tuple[int, int], ev: ViewEvent) -> dict[st
 
 
 def _deal_events(game: Game, index: int, view: PlayerView | PublicView,
-                 auto: set[int] | frozenset[int] = frozenset()) -> list[dict[str, Any]]:
-    """Deal ``index``'s events without their numbers, from ``view``: ``deal``, one per action
-    (cards as the view shows them; ``"by": "computer"`` on those in ``auto``, a computer's for
-    a person's seat), ``dead_hand`` and ``hand_over`` once over."""
+                 auto: set[int] | frozenset[int] = frozenset(), start: int = 0
+                 ) -> list[dict[str, Any]]:
+    """Deal ``index``'s events from position ``start`` on (0: its ``deal``), without their
+    numbers, from ``view``: ``deal``, one per action (cards as the view shows them; ``"by":
+    "computer"`` on those in ``auto``, a computer's for a person's seat), ``dead_hand`` and
+    ``hand_over`` once over. Those before ``start`` are not made: a state shows the few events
+    after its ``since``, and making every event of the deal for each state was about a tenth of
+    its cost (benchmarks/results/cpu-action-2026-12-06.md)."""
     s = game.seatings[index]
-    out: list[dict[str, Any]] = [{"hand": s.hand, "seat": s.dealer, "type": "deal",
-                                  "dealer": s.dealer, "players": list(s.players),
-                                  "text": "deal"}]
-    for j, ev in enumerate(view.history):
-        d = _action_event(s.hand, s.players, ev)
+    out: list[dict[str, Any]] = []
+    if start <= 0:
+        out.append({"hand": s.hand, "seat": s.dealer, "type": "deal", "dealer": s.dealer,
+                    "players": list(s.players), "text": "deal"})
+    history = view.history
+    for j in range(max(0, start - 1), len(history)):
+        d = _action_event(s.hand, s.players, history[j])
         if j in auto:
             d["by"] = "computer"
         out.append(d)
     o = view.outcome
     if o is not None:
+        end: list[dict[str, Any]] = []
         if o.kind == "dead":
-            out.append({"hand": s.hand, "seat": None, "type": "dead_hand", "text": "dead hand"})
-        out.append({"hand": s.hand, "seat": None, "type": "hand_over", "kind": o.kind,
+            end.append({"hand": s.hand, "seat": None, "type": "dead_hand", "text": "dead hand"})
+        end.append({"hand": s.hand, "seat": None, "type": "hand_over", "kind": o.kind,
                     "winner": game.winner_of(index), "points": o.points, "text": "hand over"})
+        out.extend(end[max(0, start - 1 - len(history)):])
     return out
 
 
@@ -263,10 +272,9 @@ def _events_since(engine: TableEngine, since: int, seat: int,
         if i not in mine:
             continue
         view = shown[1] if i == shown[0] else _deal_view(g, i, seat)[0]
-        for n, ev in zip(nums, _deal_events(g, i, view, engine.auto.get(i, frozenset())),
-                         strict=True):
-            if n > since:
-                out.append((n, ev))
+        first = bisect_right(nums, since)  # a deal's numbers go up: those after ``since``
+        out.extend(zip(nums[first:], _deal_events(g, i, view, engine.auto.get(i, frozenset()),
+                                                  first), strict=True))
     out.sort(key=lambda x: x[0])
     return [{"seq": n, **ev} for n, ev in out]
 
