@@ -4,6 +4,11 @@ context (fresh localStorage and cookies) per test.
 
 The tests are skipped, not failed, when Chromium or Playwright is missing.
 
+Chance is fixed for every test (``fixed_chance``): the in-process server's decks, dealers, cuts
+and game secrets come from a source seeded with the test's name (tests/chance.py), so a test's
+games are the same on every run; a test that fixes its own (``fix_chance``, ``sites``'
+``fix``) patches over it.
+
 A test whose people should be on two server processes (issue 21) takes ``sites``, parametrized
 indirectly with two_servers.ONE / TWO: the first is the session's ``server`` (``one_process``,
 which a module may override), the second two ``ginrummy serve`` processes on PostgreSQL for the
@@ -19,8 +24,9 @@ from typing import Any
 
 import pytest
 from browser_helpers import CHROMIUM, CHROMIUM_ARGS, DESKTOP, LiveServer
-from chance import fix_chance
 from two_servers import ONE, TWO, Sites, TwoProcesses, serve_two
+
+from chance import fix_chance, seed_of
 
 #: Playwright's own timeouts: short, so that a broken page fails fast instead of hanging.
 ACTION_TIMEOUT_MS = 5_000
@@ -51,6 +57,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "browser" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def fixed_chance(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
+    """The test's chance, seeded with its name (module docstring); the seed."""
+    seed = seed_of(request.node.nodeid)
+    fix_chance(monkeypatch, seed)
+    return seed
 
 
 @pytest.fixture(scope="session")
