@@ -30,7 +30,7 @@ HAVE_COMPILED_3P = HAVE_NUMBA
 
 __all__ = ["win_table", "deal_points_model", "signed_deal_model", "partnership_table",
            "three_player_tables", "duration_table", "P_DEAD", "HAVE_COMPILED_3P",
-           "win_chance_after"]
+           "win_chance_after", "deal_share"]
 
 _MAX_POINTS = 160
 #: the chance that a deal ends without a score (a dead hand, or a tie where it scores nothing):
@@ -55,32 +55,84 @@ def deal_points_model(gin_bonus: int, undercut_bonus: int) -> np.ndarray:
     return np.asarray(dist / dist.sum())
 
 
-@lru_cache(maxsize=16)
-def _table(target: int, gin_bonus: int, undercut_bonus: int) -> np.ndarray:
-    return _solve(target, deal_points_model(gin_bonus, undercut_bonus))
+@lru_cache(maxsize=64)
+def _table(target: int, gin_bonus: int, undercut_bonus: int, share: float = 0.5
+           ) -> np.ndarray:
+    return _solve(target, deal_points_model(gin_bonus, undercut_bonus), share)
 
 
-def _solve(target: int, dist: np.ndarray) -> np.ndarray:
+def _solve(target: int, dist: np.ndarray, share: float = 0.5) -> np.ndarray:
     """The race table for ``dist`` (chance of each point value of a scored hand, index =
-    points): each hand is won by either side with equal chance (see the module docstring)."""
+    points): each hand is won by the row's player with chance ``share`` and by the column's
+    with ``1 - share`` (0.5: the module docstring's even race)."""
     xs = np.nonzero(dist)[0]
     ps = dist[xs]
     pad = target + len(dist)
     v = np.zeros((pad + 1, pad + 1))
     v[target:, :target] = 1.0
+    lose = 1.0 - share
     for a in range(target - 1, -1, -1):
-        across = 0.5 * (ps @ v[a + xs, :])  # A wins the deal: rows above a are solved already
+        across = share * (ps @ v[a + xs, :])  # A wins the deal: rows above a are solved already
         row = v[a]
         for b in range(target - 1, -1, -1):
-            row[b] = across[b] + 0.5 * float(ps @ row[b + xs])
+            row[b] = across[b] + lose * float(ps @ row[b + xs])
     v.setflags(write=False)
     return v
 
 
-def win_table(rules: Rules, target: int | None = None) -> np.ndarray:
-    """The game-win table for ``rules`` (see the module docstring); cached."""
+def win_table(rules: Rules, target: int | None = None, share: float = 0.5) -> np.ndarray:
+    """The game-win table for ``rules`` (see the module docstring); cached.
+
+    ``share`` (0 < share < 1, rounded to 0.001) is the chance that the row's player wins each
+    later scored deal: 0.5 for players of equal strength (what ``expert`` assumes), another
+    value from the players' ratings (:func:`deal_share`).
+
+    :raises ValueError: ``share`` not strictly between 0 and 1.
+    """
+    if not 0.0 < share < 1.0:
+        raise ValueError(f"share must be strictly between 0 and 1, not {share!r}")
     return _table(target if target is not None else rules.target, rules.gin_bonus,
-                  rules.undercut_bonus)
+                  rules.undercut_bonus, round(float(share), 3))
+
+
+#: the rules the computer players' ratings were fitted under (``bots/ratings.json``: standard
+#: rules, 100-point games), for :func:`deal_share`
+_RATED = (100, 25, 25)
+
+
+@lru_cache(maxsize=256)
+def _share_of_gap(gap: float) -> float:
+    want = 1.0 / (1.0 + 10.0 ** (-gap / 400.0))
+    lo, hi = 0.001, 0.999
+    for _ in range(11):  # the table's first cell rises with the share: bisect it
+        mid = round((lo + hi) / 2, 4)
+        target, gin_bonus, undercut_bonus = _RATED
+        if float(_solve(target, deal_points_model(gin_bonus, undercut_bonus), mid)[0, 0]) < want:
+            lo = mid
+        else:
+            hi = mid
+    return round((lo + hi) / 2, 3)
+
+
+def deal_share(gap: float) -> float:
+    """The chance (0..1, rounded to 0.001) that a player rated ``gap`` Elo points above its
+    opponent (the 400-point logistic scale of ``bots/ratings.json``, one result per
+    100-point game) wins a scored deal, for :func:`win_table`'s ``share``: the share of deals
+    whose race to 100 under standard rules (R-10.1, the rules the ratings were fitted under)
+    gives the game the expected score of that gap, ``1 / (1 + 10 ** (-gap / 400))``. Odd in
+    the gap: ``deal_share(-g) == 1 - deal_share(g)`` to the rounding; a gap of 0 gives 0.5.
+
+    >>> deal_share(0.0)
+    0.5
+    >>> 0.5 < deal_share(100.0) < 1 / (1 + 10 ** (-100 / 400))
+    True
+    """
+    g = round(float(gap))
+    if g == 0:
+        return 0.5
+    if g < 0:
+        return round(1.0 - _share_of_gap(float(-g)), 3)
+    return _share_of_gap(float(g))
 
 
 def win_chance_after(table: np.ndarray, target: int, mine: int, theirs: int,
