@@ -111,3 +111,28 @@ def test_a_three_player_record_is_reviewed_per_player() -> None:
     text = run("-", input=json.dumps(web))
     assert text.exit_code == 0 and "(seats " in text.stdout
     bad(run("--seat", "3", "-", input=json.dumps(web)), "--seat 3")
+
+
+def test_ratings_value_the_later_deals_by_strength(record: dict[str, Any]) -> None:
+    even = json.loads(run("--json", "--hand", "1", "-", input=json.dumps(record)).stdout)
+    r = run("--json", "--hand", "1", "--ratings", "1230,1658", "-", input=json.dumps(record))
+    assert r.exit_code == 0, r.stderr
+    rated = json.loads(r.stdout)
+    assert even["ratings"] is None and rated["ratings"] == [1230.0, 1658.0]
+    seat0 = [(d["played"]["win"], e["played"]["win"])
+             for d, e in zip(rated["hands"][0]["decisions"], even["hands"][0]["decisions"],
+                             strict=True) if d["seat"] == 0]
+    assert seat0 and all(a <= b for a, b in seat0) and any(a < b for a, b in seat0)
+    unknown = run("--json", "--hand", "1", "--ratings", "-,1658", "-", input=json.dumps(record))
+    assert json.loads(unknown.stdout)["ratings"] == [None, 1658.0]
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    ("1500", "ratings must be one number (or none) for each of the 2 players"),
+    ("1500,abc", "--ratings: 'abc' is not a rating"),
+    ("1500,nan", "--ratings: 'nan' is not a rating"),
+    ("1500,,", "--ratings: '' is not a rating"),
+])
+def test_bad_ratings_are_one_line_and_status_2(record: dict[str, Any], given: str,
+                                               message: str) -> None:
+    bad(run("--ratings", given, "-", input=json.dumps(record)), message)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Annotated, Any
 
 import typer
@@ -54,13 +55,20 @@ def review(
                                         help="Sampled worlds per decision (the search's "
                                              "depth).")] = 192,
     json_out: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")] = False,
+    ratings: Annotated[str | None, typer.Option(
+        "--ratings", metavar="R0,R1", show_default=False,
+        help="The players' ratings, one per player in seat order (the scale of the levels' "
+             "ratings, docs/review.md; - for unknown), e.g. 1500,1762: a two-player game's "
+             "later deals are then valued as won in proportion to them; default: as even.")]
+    = None,
 ) -> None:
     from ..bots.review import ReviewBudget, read_record, review_game
 
     with bad_input():
         if source is None:
             fail("missing FILE: a game record as JSON, or - for stdin")
-        game = read_record(_read_json(source))
+        game = read_record(_read_json(source), None if ratings is None
+                           else parse_ratings(ratings))
         if not game.deals:
             fail("the record has no finished hand to review")
         if seat is not None and seat >= game.players:
@@ -76,6 +84,25 @@ def review(
         _rich(console, out, every)
     else:
         typer.echo(plain_review(out, every))
+
+
+def parse_ratings(text: str) -> list[float | None]:
+    """``--ratings``: comma-separated numbers, ``-`` for an unknown one; a bad field fails
+    (status 2) naming it."""
+    out: list[float | None] = []
+    for field in text.split(","):
+        f = field.strip()
+        if f == "-":
+            out.append(None)
+            continue
+        try:
+            value = float(f)
+        except ValueError:
+            fail(f"--ratings: {f!r} is not a rating (a number, or - for unknown)")
+        if not math.isfinite(value):
+            fail(f"--ratings: {f!r} is not a rating (a number, or - for unknown)")
+        out.append(value)
+    return out
 
 
 # ------------------------------------------------------------------------------ plain text

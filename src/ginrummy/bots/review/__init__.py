@@ -22,7 +22,7 @@ The layers, each in its own module:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 
 from ..expert import ExpertBot
 from .deal import DealInput, grade_moves, position_at, review_deal
@@ -98,7 +98,7 @@ def review_game(game: GameToReview, seats: Collection[int] = (0, 1),
     return GameReview(game.scoring, game.rules_json, deals,
                       tuple(summarize_seat(deals, s) for s in sorted(seats)),
                       turning_points(deals), game.complete and hands is None,
-                      {"worlds": budget.worlds})
+                      {"worlds": budget.worlds}, game.ratings)
 
 
 def _steps(progress: Callable[[int, int], None], before: int, total: int
@@ -111,6 +111,8 @@ def _steps(progress: Callable[[int, int], None], before: int, total: int
 def review_record(record: object, seats: Collection[int] = (0, 1),
                   hands: Collection[int] | None = None,
                   budget: ReviewBudget = DEFAULT_BUDGET,
-                  progress: Callable[[int, int], None] | None = None) -> GameReview:
-    """:func:`read_record` then :func:`review_game`. :raises ReviewError: as they do."""
-    return review_game(read_record(record), seats, hands, budget, progress)
+                  progress: Callable[[int, int], None] | None = None,
+                  ratings: Sequence[float | None] | None = None) -> GameReview:
+    """:func:`read_record` (with the players' ``ratings``, if given) then
+    :func:`review_game`. :raises ReviewError: as they do."""
+    return review_game(read_record(record, ratings), seats, hands, budget, progress)

@@ -227,6 +227,9 @@ class GameReview:
     :ivar deals: each deal reviewed; ``seats`` the summary of each seat reviewed;
         ``turning_points``: the three costliest decisions.
     :ivar complete: the record's game is over (else the deals finished so far).
+    :ivar ratings: the players' ratings the chances were valued with (one per player, None
+        where unknown), or None: the later deals valued as even
+        (:func:`~ginrummy.bots.review.score.score_context`).
     """
 
     scoring: str
@@ -236,12 +239,14 @@ class GameReview:
     turning_points: tuple[TurningPoint, ...]
     complete: bool
     budget: dict[str, Any]
+    ratings: tuple[float | None, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The whole review: ``{"format", "scoring", "rules", "complete", "budget", "seats",
-        "turning_points", "hands"}`` (docs/cli.md, ``ginrummy review --json``)."""
+        """The whole review: ``{"format", "scoring", "rules", "complete", "budget", "ratings",
+        "seats", "turning_points", "hands"}`` (docs/cli.md, ``ginrummy review --json``)."""
         return {"format": "ginrummy-review/1", "scoring": self.scoring, "rules": self.rules,
                 "complete": self.complete, "budget": dict(self.budget),
+                "ratings": None if self.ratings is None else list(self.ratings),
                 "seats": [s.to_json() for s in self.seats],
                 "turning_points": [t.to_json() for t in self.turning_points],
                 "hands": [d.to_json() for d in self.deals]}

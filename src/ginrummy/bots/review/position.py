@@ -66,7 +66,9 @@ class PositionValues:
 
     :ivar moves: the distinct legal moves (:func:`candidate_moves`).
     :ivar points: signed deal points (+: the seat scores), int64, shape (moves, worlds).
-    :ivar win: the seat's chance of winning the game after each, float64, same shape.
+    :ivar win: the seat's chance of winning the game after each, float64, same shape: its
+        mean over the worlds is the chance after the move
+        (:meth:`~ginrummy.bots.review.score.ScoreContext.win_values`).
     :ivar policy: per world, the weight of each move as the search's own rollout policy would
         play it (columns sum to 1), float64, same shape; ``None`` for the fiftieth-card choice.
     """
@@ -145,7 +147,7 @@ def evaluate_position(view: PlayerView, score: ScoreContext, seed: int,
     pts = bot.evaluate_moves(view, ctx, moves, nw)
     if pts is None:
         return None
-    win = score.win_chance(pts)
+    win = score.win_values(pts)
     return PositionValues(moves, pts, win, policy_weights(view, moves, bot.own_policies(view, nw)))
 
 
@@ -162,7 +164,7 @@ def _fiftieth(view: PlayerView, score: ScoreContext, ctx: Context, moves: tuple[
         if v is None:
             return None
         pts[i] = v[int(np.argmax(v.mean(axis=1)))]
-    return PositionValues(moves, pts, score.win_chance(pts), None)
+    return PositionValues(moves, pts, score.win_values(pts), None)
 
 
 def policy_weights(view: PlayerView, moves: tuple[Action, ...],

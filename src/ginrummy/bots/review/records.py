@@ -17,7 +17,8 @@ while its table 0 deal is still in play (``current``) is read on its own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +48,8 @@ class ReviewError(GinRummyError):
 class GameToReview:
     """A record read: ``scoring`` its form, ``rules`` (as the record gives them), ``deals`` the
     finished deals in order, ``complete`` True when the game is over, ``players`` how many
-    players the table has (2, 3 or 4)."""
+    players the table has (2, 3 or 4), ``ratings`` the players' ratings the chances were valued
+    with (None: none given)."""
 
     scoring: str
     rules: Rules
@@ -55,13 +57,20 @@ class GameToReview:
     deals: tuple[DealInput, ...]
     complete: bool
     players: int = 2
+    ratings: tuple[float | None, ...] | None = None
 
 
-def read_record(record: object) -> GameToReview:
+def read_record(record: object, ratings: Sequence[float | None] | None = None
+                ) -> GameToReview:
     """The finished deals of a game record of any form, each with the score before it.
 
+    ``ratings``: the players' strengths, one per player of the table (None where unknown), on
+    the levels' scale (:func:`~ginrummy.bots.review.score.score_context`): in a two-player
+    game the chance of winning is valued with the later deals won in proportion to them.
+
     :raises ReviewError: not a game record, an unknown form, an illegal or unfinished deal
-        before the last one(s), a deal seated or dealt otherwise than the rules say.
+        before the last one(s), a deal seated or dealt otherwise than the rules say, or
+        ``ratings`` not one finite number (or None) per player.
     """
     if not isinstance(record, Mapping):
         raise ReviewError("not a game record: expected a JSON object with \"hands\"")
@@ -82,6 +91,7 @@ def read_record(record: object) -> GameToReview:
         game = Game(rules, first, scoring)  # Game checks the first dealer
     except GinRummyError as e:
         raise ReviewError(str(e)) from None
+    rated = _ratings(ratings, PLAYER_COUNT[scoring])
     waiting = _in_play(record)
     deals: list[DealInput] = []
     hands = record["hands"]
@@ -99,8 +109,8 @@ def read_record(record: object) -> GameToReview:
         if number != i + other:
             raise ReviewError(f"hand {i}: numbered {number!r}")
         try:
-            deal = (_other_table(game, plans[1], h, number) if other
-                    else _replay(game, plans, h, number, i < len(hands)))
+            deal = (_other_table(game, plans[1], h, number, rated) if other
+                    else _replay(game, plans, h, number, i < len(hands), rated))
         except GinRummyError as e:
             raise ReviewError(f"hand {i}: {e}") from None
         alone = other
@@ -109,7 +119,21 @@ def read_record(record: object) -> GameToReview:
     raw_rules = record.get("rules")
     rules_json = dict(raw_rules) if isinstance(raw_rules, Mapping) else {"preset": raw_rules}
     return GameToReview(scoring, rules, rules_json, tuple(deals),
-                        game.is_over and not record.get("current"), PLAYER_COUNT[scoring])
+                        game.is_over and not record.get("current"), PLAYER_COUNT[scoring],
+                        rated)
+
+
+def _ratings(ratings: Sequence[float | None] | None, players: int
+             ) -> tuple[float | None, ...] | None:
+    if ratings is None:
+        return None
+    out = tuple(ratings)
+    if len(out) != players or not all(
+            r is None or (isinstance(r, (int, float)) and not isinstance(r, bool)
+                          and math.isfinite(r)) for r in out):
+        raise ReviewError(f"ratings must be one number (or none) for each of the {players} "
+                          f"players, not {list(out)!r}")
+    return tuple(None if r is None else float(r) for r in out)
 
 
 def _in_play(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -142,19 +166,20 @@ def _seated(plan: DealPlan, h: Mapping[str, Any]) -> None:
 
 
 def _input(game: Game, plan: DealPlan, h: Mapping[str, Any], number: int, dealer: int,
-           deck: tuple[int, ...], actions: tuple[str, ...]) -> DealInput:
+           deck: tuple[int, ...], actions: tuple[str, ...],
+           ratings: tuple[float | None, ...] | None) -> DealInput:
     """The deal's input, its score contexts from the sheet as it stands (before the deal)."""
     salt = h.get("salt")
     players = plan.players
     hp = (game.progress(players[0]), game.progress(players[1]))
     return DealInput(number, game.rules, dealer, deck, actions,
                      salt if isinstance(salt, str) else None,
-                     {s: score_context(game, players, s) for s in (0, 1)}, hp,
+                     {s: score_context(game, players, s, ratings) for s in (0, 1)}, hp,
                      game.rules.target, players)
 
 
 def _replay(game: Game, plans: list[DealPlan], h: Mapping[str, Any], number: int,
-            more: bool) -> DealInput | None:
+            more: bool, ratings: tuple[float | None, ...] | None) -> DealInput | None:
     """Deal ``h`` on ``game`` and play it; None when it is still in play (and may be)."""
     if not plans:
         raise ReviewError("dealt after the end of the game" if game.is_over
@@ -164,7 +189,7 @@ def _replay(game: Game, plans: list[DealPlan], h: Mapping[str, Any], number: int
     dealer = _dealer(game, plan, h)
     deck = tuple(_deck(h.get("deck")))
     actions = tuple(_actions(h.get("actions")))
-    deal = _input(game, plan, h, number, dealer, deck, actions)
+    deal = _input(game, plan, h, number, dealer, deck, actions, ratings)
     index = len(game.deals)
     state = game.new_hand(deck, dealer if plan.dealer is None else None)
     for a in actions:
@@ -177,7 +202,8 @@ def _replay(game: Game, plans: list[DealPlan], h: Mapping[str, Any], number: int
     return None
 
 
-def _other_table(game: Game, plan: DealPlan, h: Mapping[str, Any], number: int) -> DealInput:
+def _other_table(game: Game, plan: DealPlan, h: Mapping[str, Any], number: int,
+                 ratings: tuple[float | None, ...] | None) -> DealInput:
     """A partnership hand's table 1 deal, over while its table 0 deal is in play: read on its
     own (the sheet waits for both tables, so the score before it is the sheet's now)."""
     _seated(plan, h)
@@ -189,7 +215,7 @@ def _other_table(game: Game, plan: DealPlan, h: Mapping[str, Any], number: int) 
         state.apply(Action.parse(a))
     if not state.is_over:
         raise ReviewError("the hand did not end")
-    return _input(game, plan, h, number, dealer, deck, actions)
+    return _input(game, plan, h, number, dealer, deck, actions, ratings)
 
 
 def _deck(deck: object) -> list[int]:

@@ -17,6 +17,7 @@ players and partnership, valued by the ``expert``'s form value (:mod:`ginrummy.b
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -26,7 +27,7 @@ from ...game import Game
 from ...rules import Rules
 from ...sheets import HollywoodSheet, PartnershipSheet, ThreePlayerSheet
 from ..stakes import DealValue, hollywood_value, partnership_value, three_player_value
-from ..value import win_chance_after, win_table
+from ..value import deal_share, win_chance_after, win_table
 
 __all__ = ["ScoreContext", "TwoPlayerScore", "FormScore", "score_context"]
 
@@ -41,12 +42,20 @@ class ScoreContext(Protocol):
         no score, R-8.1)."""
         ...
 
+    def win_values(self, points: np.ndarray) -> np.ndarray:
+        """The chances of winning (float64, the shape of ``points``: moves x sampled worlds,
+        the deal points of each move played out in each world) whose mean over the worlds
+        (the last axis) is the review's chance after each move; the same as
+        :meth:`win_chance` when the players are valued as equals."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class TwoPlayerScore:
     """A two-player game to ``target`` (R-10.1): ``mine`` and ``theirs`` are the hand points of
     the seat reviewed and of its opponent before the deal (those that count toward the target;
-    box bonuses do not, R-10.1).
+    box bonuses do not, R-10.1); ``share`` the chance that the seat wins each later scored
+    deal (0.5: players of equal strength; from their ratings, :func:`score_context`).
 
     >>> s = TwoPlayerScore(Rules.preset("standard"), 0, 0)
     >>> [round(float(x), 2) for x in s.win_chance(np.array([0, 25, -25]))]
@@ -57,12 +66,36 @@ class TwoPlayerScore:
     mine: int
     theirs: int
     target: int | None = None
+    share: float = 0.5
 
     def win_chance(self, points: np.ndarray) -> np.ndarray:
         target = self.target if self.target is not None else self.rules.target
-        table = win_table(self.rules, target)
+        table = win_table(self.rules, target, self.share)
         return win_chance_after(table, target, self.mine, self.theirs,
                                 np.asarray(points, dtype=np.int64))
+
+    def win_values(self, points: np.ndarray) -> np.ndarray:
+        """:meth:`win_chance` of each world, and with a ``share`` other than 0.5 the deal
+        itself tilted toward the stronger player: the sampled worlds are played out with both
+        seats at the same strength, so the odds that the seat wins this deal are multiplied by
+        ``share / (1 - share)`` (a world the seat wins weighs ``share``, one it loses ``1 -
+        share``, a dead hand 0.5; each move's worlds reweighted to a mean weight of 1). A deal
+        whose winner is already settled is not moved; one still open moves toward the share of
+        deals the players' strengths give (docs/review.md "Who is playing").
+
+        >>> s = TwoPlayerScore(Rules.preset("standard"), 0, 0, share=0.6)
+        >>> v = s.win_values(np.array([[25, -25]]))
+        >>> round(float(v.mean()), 4) == round(0.6 * float(s.win_chance(np.array([25]))[0])
+        ...     + 0.4 * float(s.win_chance(np.array([-25]))[0]), 4)
+        True
+        """
+        pts = np.asarray(points, dtype=np.int64)
+        win = self.win_chance(pts)
+        if self.share == 0.5:
+            return win
+        weight = np.where(pts > 0, self.share, np.where(pts < 0, 1.0 - self.share, 0.5))
+        return np.asarray(win * (weight / weight.mean(axis=-1, keepdims=True)),
+                          dtype=np.float64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,11 +112,22 @@ class FormScore:
         pts = np.asarray(points, dtype=np.int64)
         return np.asarray(self.value(pts), dtype=np.float64).reshape(pts.shape)
 
+    def win_values(self, points: np.ndarray) -> np.ndarray:
+        """:meth:`win_chance` of each world (the players valued as equals)."""
+        return self.win_chance(points)
 
-def score_context(game: Game, players: tuple[int, int], seat: int) -> ScoreContext:
+
+def score_context(game: Game, players: tuple[int, int], seat: int,
+                  ratings: Sequence[float | None] | None = None) -> ScoreContext:
     """The score context of engine seat ``seat`` (0 or 1) of the next deal of ``game``, whose
     seats 0 and 1 are ``players``, from the score sheet as it stands before that deal (call it
     before the deal's result is entered).
+
+    ``ratings`` (optional, one per player of the table, None where unknown) are the players'
+    strengths on the computer levels' scale (``bots/ratings.json``: Elo points, one result per
+    100-point game). In a two-player game with both known, the later deals are won by the seat
+    with :func:`~ginrummy.bots.value.deal_share` of the gap; otherwise, and in the other forms
+    (whose values rest on two-player ratings they were not fitted for), they are even.
 
     - standard (two players, R-10.1): :class:`TwoPlayerScore` of both seats' hand points.
     - Hollywood (H): the match after the deal's points are entered in every open game
@@ -112,4 +156,9 @@ def score_context(game: Game, players: tuple[int, int], seat: int) -> ScoreConte
     if isinstance(sheet, PartnershipSheet):
         return FormScore("partnership", partnership_value(
             rules, sheet.progress(me), sheet.progress(opp), None))
-    return TwoPlayerScore(rules, game.progress(me), game.progress(opp))
+    share = 0.5
+    if ratings is not None:
+        mine, theirs = ratings[me], ratings[opp]
+        if mine is not None and theirs is not None:
+            share = deal_share(mine - theirs)
+    return TwoPlayerScore(rules, game.progress(me), game.progress(opp), share=share)
