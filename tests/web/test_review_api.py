@@ -29,6 +29,7 @@ import ginrummy.web.review.jobs as review_jobs
 import ginrummy.web.tables.service as service_module
 from ginrummy.actions import Action
 from ginrummy.bots.review import ReviewBudget, review_record
+from ginrummy.bots.strength import level_ratings
 from ginrummy.cards import CardSet, parse_cards
 from ginrummy.hand import HandState
 from ginrummy.rules import Rules
@@ -134,9 +135,12 @@ def test_a_finished_hand_is_reviewed_once_for_both_seats_as_the_evaluator_does(
     got = r.json()
     assert (got["game_id"], got["you"], got["hand"]) == (t.id, 0, 1)
     record = rclient.get(f"/api/games/{t.id}/record", headers=t.headers).json()
-    want = review_record(record, (0, 1), {1}, ReviewBudget(4)).to_json()
+    # valued with who plays: a new person (1500 before a rated game) and the level's rating
+    ratings = (1500.0, level_ratings()["easy"].rating)
+    want = review_record(record, (0, 1), {1}, ReviewBudget(4), ratings=ratings).to_json()
     assert got["review"] == json.loads(json.dumps(want))
     review = got["review"]
+    assert review["ratings"] == list(ratings)
     assert [s["seat"] for s in review["seats"]] == [0, 1]
     decisions = review["hands"][0]["decisions"]
     assert [(d["step"], d["seat"], d["played"]["action"]) for d in decisions] == [
@@ -156,13 +160,19 @@ def test_a_finished_game_is_reviewed_and_a_game_given_up_too(rclient: TestClient
     assert (got["game_id"], got["you"]) == (over.id, 0)
     assert got["review"]["complete"] is True
     assert [h["hand"] for h in got["review"]["hands"]] == [1]
+    easy = level_ratings()["easy"].rating
+    assert got["review"]["ratings"] == [1500.0, easy]  # the person's first rated game
 
-    gave_up = Table(rclient, {"level": "easy"})  # a random deal: resigned in play
+    gave_up = Table(rclient, {"level": "easy"})  # the same browser (its cookie)
     assert rclient.post(f"/api/games/{gave_up.id}/resign",
                         headers=gave_up.headers).status_code == 200
     got = _made(rclient, f"/api/games/{gave_up.id}/review", gave_up.headers).json()
     # the deal given up is never revealed, so never reviewed
     assert got["review"]["complete"] is False and got["review"]["hands"] == []
+    # valued with the person's rating after the game won above: its rating before this one
+    history = rclient.get("/api/stats").json()["rating"]["history"]
+    assert [h["game_id"] for h in history] == [over.id, gave_up.id]
+    assert got["review"]["ratings"] == [history[0]["rating"], easy] != [1500.0, easy]
 
 
 def test_refused_while_in_play_with_nothing_of_the_deal(rclient: TestClient) -> None:
@@ -228,6 +238,8 @@ def test_at_a_table_of_people_each_seat_gets_the_one_review(
     assert (a.json()["you"], b.json()["you"]) == (0, 1)
     assert a.json()["review"] == b.json()["review"]
     assert [s["seat"] for s in a.json()["review"]["seats"]] == [0, 1]
+    # a person's rating is theirs alone: a table of people is valued as even
+    assert a.json()["review"]["ratings"] is None
     assert _rows(rclient) == [(ann.id, "hand/1/w4")]
 
 
@@ -407,5 +419,6 @@ def test_a_review_made_in_a_worker_process_is_the_same(
     _gin(t)
     got = _made(client, f"/api/games/{t.id}/hands/1/review", t.headers).json()
     record = client.get(f"/api/games/{t.id}/record", headers=t.headers).json()
-    want = review_record(record, (0, 1), {1}, ReviewBudget(4)).to_json()
+    want = review_record(record, (0, 1), {1}, ReviewBudget(4),
+                         ratings=(1500.0, level_ratings()["easy"].rating)).to_json()
     assert got["review"] == json.loads(json.dumps(want))

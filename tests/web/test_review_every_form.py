@@ -30,6 +30,7 @@ from web_helpers import Table, choose
 import ginrummy.web.tables.service as service_module
 from ginrummy.actions import Action
 from ginrummy.bots.review import ReviewBudget, review_record
+from ginrummy.bots.strength import level_ratings
 from ginrummy.cards import CardSet, parse_cards
 from ginrummy.hand import HandState
 from ginrummy.rules import Rules
@@ -109,9 +110,14 @@ def _record(client: TestClient, game_id: str, headers: dict[str, str]) -> dict[s
 
 def _evaluator(record: dict[str, Any], seats: tuple[int, ...], hands: set[int] | None
                ) -> dict[str, Any]:
-    """The evaluator's own review of ``record`` (as ``ginrummy review --json`` gives it)."""
+    """The evaluator's own review of ``record`` (as ``ginrummy review --json`` gives it), with
+    the ratings the web gives it: a two-player game against the computer (``easy`` at seat 1)
+    is valued with the new person's 1500 and the level's rating; the other forms as even."""
+    two = (record.get("scoring") or "standard") == "standard"
+    ratings = (1500.0, level_ratings()["easy"].rating) if two else None
     out: dict[str, Any] = json.loads(json.dumps(
-        review_record(record, seats, hands, ReviewBudget(SMALL.worlds)).to_json()))
+        review_record(record, seats, hands, ReviewBudget(SMALL.worlds),
+                      ratings=ratings).to_json()))
     return out
 
 

@@ -29,6 +29,7 @@ import os
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from typing import Any
@@ -45,9 +46,11 @@ from ...views import PlayerView, view_of
 from ..http.errors import BadRequest, Illegal, NotFound, Unavailable
 from ..tables.engine import YOU
 from ..tables.service import TableService
+from ..tables.stored import Seated
 from . import jobs as review_jobs
 from .pool import ReviewPool
 from .practice import OwnGame, practice_list
+from .ratings import review_ratings
 
 __all__ = ["ReviewSettings", "Reviews", "Ready", "Pending", "Busy", "Failed", "STALE",
            "FAILED_KEPT", "position_json"]
@@ -147,11 +150,13 @@ class Failed(Unavailable):
 @dataclass(frozen=True)
 class _Source:
     """What a review is made from: the asker's seat (its player number at a table of three
-    or four), the game's status and fairness record."""
+    or four), the game's status and fairness record, and who asks (for the players' ratings,
+    :func:`~ginrummy.web.review.ratings.review_ratings`)."""
 
     seat: int
     status: str
     record: dict[str, Any]
+    seated: Seated
 
 
 class Reviews:
@@ -162,6 +167,7 @@ class Reviews:
         self.service = service
         self.settings = settings
         self.stored = ReviewStore(store.engine, store.writing)
+        self.engine = store.engine
         self.pool = ReviewPool(settings.workers, settings.queue,
                                processes=settings.processes, nice=settings.nice)
         self.owner = secrets.token_hex(8)  # this process, as the store's claims name it
@@ -187,7 +193,8 @@ class Reviews:
             raise Unavailable(409, "game_in_play", "review_game_in_play")
         total = sum(len(h["actions"]) for h in src.record["hands"])
         return src.seat, self._obtain(game_id, self._scope("game"), total,
-                                      review_jobs.review_job, (src.record, None))
+                                      review_jobs.review_job,
+                                      lambda: (src.record, None, self._ratings(game_id, src)))
 
     def hand(self, game_id: str, token: str | None, number: int
              ) -> tuple[int, Ready | Pending]:
@@ -201,7 +208,8 @@ class Reviews:
         finished = self._finished_hand(src, number)
         return src.seat, self._obtain(game_id, self._scope(f"hand/{number}"),
                                       len(finished["actions"]), review_jobs.review_job,
-                                      (src.record, [number]))
+                                      lambda: (src.record, [number],
+                                               self._ratings(game_id, src)))
 
     def exercise(self, game_id: str, token: str | None, number: int, step: int
                  ) -> dict[str, Any]:
@@ -305,11 +313,15 @@ class Reviews:
     def _source(self, game_id: str, token: str | None) -> _Source:
         seated = self.service.records.authorize(game_id, token)
         record = self.service.record(game_id, token)
-        return _Source(seated.seat, seated.row.status, record)
+        return _Source(seated.seat, seated.row.status, record, seated)
 
     def _player_source(self, game_id: str, player_id: str | None) -> _Source:
         seated, record = self.service.player_record(game_id, player_id)
-        return _Source(seated.seat, seated.row.status, record)
+        return _Source(seated.seat, seated.row.status, record, seated)
+
+    def _ratings(self, game_id: str, src: _Source) -> tuple[float | None, ...] | None:
+        """The players' ratings the review of ``game_id`` values its chances with."""
+        return review_ratings(self.engine, game_id, src.seated, src.record)
 
     @staticmethod
     def _finished_hand(src: _Source, number: int) -> dict[str, Any]:
@@ -342,15 +354,18 @@ class Reviews:
     def _exercise_values(self, game_id: str, src: _Source, number: int, step: int
                          ) -> Ready | Pending:
         return self._obtain(game_id, self._scope(f"exercise/{number}/{step}"), 1,
-                            review_jobs.exercise_job, (src.record, number, step - 1))
+                            review_jobs.exercise_job,
+                            lambda: (src.record, number, step - 1,
+                                     self._ratings(game_id, src)))
 
     def _scope(self, what: str) -> str:
         return f"{what}/w{self.settings.worlds}"
 
     # -------------------------------------------------------------------- made once
-    def _obtain(self, game_id: str, scope: str, total: int, fn: Any, args: tuple[Any, ...]
-                ) -> Ready | Pending:
-        """The review ``scope`` of ``game_id``: stored, being made, or started now."""
+    def _obtain(self, game_id: str, scope: str, total: int, fn: Any,
+                args: Callable[[], tuple[Any, ...]]) -> Ready | Pending:
+        """The review ``scope`` of ``game_id``: stored, being made, or started now (``fn``
+        called on ``args()``, read only then, and the search's worlds)."""
         row = self.stored.get(game_id, scope)
         if row is not None and row.data is not None:
             return Ready(row.data)
@@ -380,7 +395,13 @@ class Reviews:
                 return _pending(0 if row is None else row.done,
                                 total if row is None else row.total)
             self._scopes[job_id] = (game_id, scope)
-            if not self.pool.submit(job_id, fn, (*args, self.settings.worlds),
+            try:
+                made_of = args()
+            except BaseException:
+                del self._scopes[job_id]
+                self.stored.release(game_id, scope, self.owner)
+                raise
+            if not self.pool.submit(job_id, fn, (*made_of, self.settings.worlds),
                                     lambda result, error: self._done(job_id, result, error)):
                 del self._scopes[job_id]
                 self.stored.release(game_id, scope, self.owner)

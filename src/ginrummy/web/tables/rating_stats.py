@@ -31,7 +31,7 @@ from ...bots.strength import as_opponent
 from ...rating import NEW_PLAYER, FittedRating, Glicko, glicko2_update, nearest_level
 from ...store import RatedGame, rated_games
 
-__all__ = ["person_rating", "rate_group", "GROUP_CAP", "HISTORY_KEPT"]
+__all__ = ["person_rating", "rating_before", "rate_group", "GROUP_CAP", "HISTORY_KEPT"]
 
 #: the most people whose games are replayed together for one browser's rating.
 GROUP_CAP = 64
@@ -85,18 +85,9 @@ def rate_group(played: Sequence[RatedGame], group: set[str],
     return now.get(person, NEW_PLAYER), history
 
 
-def person_rating(engine: Engine, player_id: str | None, levels: Mapping[str, FittedRating],
-                  offered: Sequence[str]) -> dict[str, Any]:
-    """The browser's rating for the statistics (docs/api.md "Statistics", ``rating``).
-
-    :param levels: the computer players' measured ratings, by name.
-    :param offered: the levels offered at the table, weakest first (for the suggestion).
-    :returns: ``{"rating", "rd", "low", "high"`` (points; low/high: the 95% interval),
-        ``"volatility", "games"`` (rated games), ``"history"`` (the last
-        :data:`HISTORY_KEPT` of :func:`rate_group`'s, each with ``"game"``: its number from 1),
-        ``"suggested_level"`` (a name, or null before a rated game), ``"levels"`` (``{name:
-        rating}`` of the offered levels that have one)}``.
-    """
+def _replayed(engine: Engine, player_id: str | None, levels: Mapping[str, FittedRating]
+              ) -> tuple[Glicko, list[dict[str, Any]]]:
+    """:func:`rate_group` over the rated games of ``player_id``'s group (module docstring)."""
     group: set[str] = set()
     played: dict[str, RatedGame] = {}
     if player_id:
@@ -114,7 +105,34 @@ def person_rating(engine: Engine, player_id: str | None, levels: Mapping[str, Fi
                         group.add(pid)
                         frontier.append(pid)
     games = sorted(played.values(), key=lambda g: (g.finished_at, g.game_id))
-    rating, history = rate_group(games, group, levels, player_id or "")
+    return rate_group(games, group, levels, player_id or "")
+
+
+def rating_before(engine: Engine, player_id: str | None, game_id: str,
+                  levels: Mapping[str, FittedRating]) -> float:
+    """The browser's rating (points) just before its rated game ``game_id``: after its rated
+    games that finished before it, 1500 (a new player) before the first; its rating now when
+    ``game_id`` is not one of its rated games (e.g. not a two-player game)."""
+    rating, history = _replayed(engine, player_id, levels)
+    for i, h in enumerate(history):
+        if h["game_id"] == game_id:
+            return float(history[i - 1]["rating"]) if i else NEW_PLAYER.rating
+    return rating.rating
+
+
+def person_rating(engine: Engine, player_id: str | None, levels: Mapping[str, FittedRating],
+                  offered: Sequence[str]) -> dict[str, Any]:
+    """The browser's rating for the statistics (docs/api.md "Statistics", ``rating``).
+
+    :param levels: the computer players' measured ratings, by name.
+    :param offered: the levels offered at the table, weakest first (for the suggestion).
+    :returns: ``{"rating", "rd", "low", "high"`` (points; low/high: the 95% interval),
+        ``"volatility", "games"`` (rated games), ``"history"`` (the last
+        :data:`HISTORY_KEPT` of :func:`rate_group`'s, each with ``"game"``: its number from 1),
+        ``"suggested_level"`` (a name, or null before a rated game), ``"levels"`` (``{name:
+        rating}`` of the offered levels that have one)}``.
+    """
+    rating, history = _replayed(engine, player_id, levels)
     for n, h in enumerate(history, 1):
         h["game"] = n
     shown = {name: levels[name].rating for name in offered if name in levels}
