@@ -28,6 +28,7 @@ from playwright.sync_api import expect
 from test_axe import _report, _violations, axe_source  # noqa: F401  (axe_source: a fixture)
 
 import ginrummy.web.tables.service as service_module
+from ginrummy.bots.strength import level_ratings
 from ginrummy.cards import parse_cards
 from ginrummy.web.review.reviews import ReviewSettings
 
@@ -147,6 +148,11 @@ def test_review_a_hand_step_to_a_mistake_and_try_again(page: Any,
     for s in review["seats"]:
         for g, n in s["grades"].items():
             expect(page.get_by_test_id(f"review-count-{s['seat']}-{g}")).to_have_text(str(n))
+    # the chances count who played: the new person (1500) against the level's rating
+    assert review["ratings"] == [1500.0, level_ratings()["easy"].rating]
+    note = page.get_by_test_id("review-chance-note")
+    expect(note).to_contain_text("(rating about 1,500) against ")
+    expect(note).to_contain_text(f"(about {round(review['ratings'][1]):,})")
     # grades are words and symbols
     expect(summary).to_contain_text("Blunder")
     expect(summary).to_contain_text("??")

@@ -39,13 +39,24 @@ function context() {
   const st = S.state || { you: S.data ? S.data.you : 0 };
   const you = S.data ? S.data.you : st.you ?? 0;
   const tb = table();
+  const nameOf = (seat) => (S.state ? playerName(S.state, seat, S.t) : seat === you ? t("table.you") : t("review.opponent"));
   return {
     t: S.t, lang: S.lang, you, gameId: S.gameId, name: (c) => cardName(c, S.t),
-    nameOf: (seat) => (S.state ? playerName(S.state, seat, S.t) : seat === you ? t("table.you") : t("review.opponent")),
+    nameOf,
     teams: tb.teams,
     teamName: (i) => t(i === teamOf(tb.teams, you) ? "vt.team.us" : "vt.team.them"),
-    chanceNote: tb.scoring === "standard" ? "" : t(`review.chance.${tb.scoring}`, null, ""),
+    chanceNote: tb.scoring === "standard" ? ratingsNote(you, nameOf) : t(`review.chance.${tb.scoring}`, null, ""),
   };
+}
+
+/** The players' ratings the review's chances were valued with (a game against the computer),
+ * the asker's first; "" when it valued them as even. */
+function ratingsNote(you, nameOf) {
+  const r = S.data && S.data.review && S.data.review.ratings;
+  if (!Array.isArray(r) || r.length !== 2 || r.some((x) => typeof x !== "number")) return "";
+  const other = 1 - you;
+  const fmt = (x) => new Intl.NumberFormat(S.lang).format(Math.round(x));
+  return t("review.chance.ratings", { a: nameOf(you), ra: fmt(r[you]), b: nameOf(other), rb: fmt(r[other]) });
 }
 
 /** A hand (deal) `number` in words: "Hand 3", and at three or four players who played it. */
