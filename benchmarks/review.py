@@ -181,9 +181,9 @@ class _PlayedPoints:
 
 
 def _game_line(g: int, a: str, b: str, worlds: int, seats: tuple[int, ...] = (0, 1),
-               hook: _PlayedPoints | None = None) -> dict[str, Any]:
+               hook: _PlayedPoints | None = None, strength: bool = False) -> dict[str, Any]:
     rec = play_record(a, b, g)
-    game = read_record(rec)
+    game = read_record(rec, _level_ratings(a, b) if strength else None)
     r = review_game(game, seats, None, ReviewBudget(worlds))
     hist = hook.take() if hook is not None else {}
     levels = [a, b]
@@ -196,11 +196,20 @@ def _game_line(g: int, a: str, b: str, worlds: int, seats: tuple[int, ...] = (0,
     deals = [[deal.number, round(deal.win_after[0], 5), round(deal.win_after[1], 5),
               deal.result[0], list(d_in.hand_points or (0, 0))]
              for deal, d_in in zip(r.deals, game.deals, strict=True)]
-    return {"game": g, "levels": levels, "complete": game.complete,
+    return {"game": g, "levels": levels, "ratings": game.ratings, "complete": game.complete,
             "winner": rec["winner"], "hands": len(game.deals), "worlds": worlds,
             "reviewed": list(seats),
             "seats": [s.to_json() for s in r.seats], "decisions": decisions,
             "luck": luck_events, "deals": deals}
+
+
+def _level_ratings(a: str, b: str) -> tuple[float, float] | None:
+    """The measured ratings of levels ``a`` and ``b`` (``bots/ratings.json``), as the web gives
+    a review of a game against the computer; None when one has none."""
+    from ginrummy.bots.strength import level_ratings
+
+    r = level_ratings()
+    return (r[a].rating, r[b].rating) if a in r and b in r else None
 
 
 def _pairs(spec: str, levels: list[str]) -> list[tuple[str, str, tuple[int, ...]]]:
@@ -233,7 +242,7 @@ def cmd_collect(args: argparse.Namespace) -> None:
         for g in range(done, args.games):
             a, b, seats = pairs[g % len(pairs)]
             t0 = time.process_time()
-            line = _game_line(args.seed + g, a, b, args.worlds, seats, hook)
+            line = _game_line(args.seed + g, a, b, args.worlds, seats, hook, args.strength)
             line["cpu_s"] = round(time.process_time() - t0, 3)
             f.write(json.dumps(line) + "\n")
             f.flush()
@@ -290,7 +299,7 @@ def _played_values(game: Any, seats: tuple[int, ...], worlds: int, bot: ExpertBo
                                                  (move,), worlds)
                         assert out is not None
                         pts = out[0]
-                    win = float(np.mean(score.win_chance(pts)))
+                    win = float(np.mean(score.win_values(pts[None, :])))
                     u, c = np.unique(pts, return_counts=True)
                     rows.append([seat, d.number, i, decision_kind(view), round(win, 5),
                                  round(float(np.mean(pts)), 3),
@@ -300,11 +309,13 @@ def _played_values(game: Any, seats: tuple[int, ...], worlds: int, bot: ExpertBo
 
 
 def cmd_calib(args: argparse.Namespace) -> None:
-    """Mirror games (each level against itself in turn), and at every decision with a real
+    """Games of ``--pairs`` (``mirror``: each level against itself in turn; ``mixed``: each
+    ordered pair of two different levels; ``all``: both), and at every decision with a real
     choice of both seats the review's chance of winning after the move played (see
     :func:`_played_values`); one JSON line per game, resumable."""
     warmup()
     levels = args.levels.split(",")
+    pairs = _pairs(args.pairs, levels)
     bot = ExpertBot()
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -312,9 +323,9 @@ def cmd_calib(args: argparse.Namespace) -> None:
     print(f"# {load_line()} at start, {done} games done", file=sys.stderr)
     with out.open("a") as f:
         for g in range(done, args.games):
-            level = levels[g % len(levels)]
+            a, b, _seats = pairs[g % len(pairs)]
             t0 = time.process_time()
-            rec = play_record(level, level, args.seed + g)
+            rec = play_record(a, b, args.seed + g)
             t1 = time.process_time()
             game = read_record(rec)
             rows = _played_values(game, (0, 1), args.worlds, bot,
@@ -330,7 +341,7 @@ def cmd_calib(args: argparse.Namespace) -> None:
                 assert not bad, f"values differ from the review's at {bad[:3]}"
                 print(f"check: {len(full)} decisions equal to the full review's",
                       file=sys.stderr)
-            line = {"game": args.seed + g, "levels": [level, level], "complete": game.complete,
+            line = {"game": args.seed + g, "levels": [a, b], "complete": game.complete,
                     "winner": rec["winner"], "hands": len(game.deals), "worlds": args.worlds,
                     "share": args.share,
                     "deals": [[d.number, list(d.hand_points or (0, 0)),
@@ -401,28 +412,58 @@ def _print_reliability(r: dict[str, Any], label: str = "share won") -> None:
 
 def cmd_calib_report(args: argparse.Namespace) -> None:
     """The reliability table of :func:`cmd_calib`'s files, against the games' results and
-    against the chance after each deal as it fell; overall and per level."""
+    against the chance after each deal as it fell; overall and per level (a seat's level).
+    With ``--strength`` each seat's chances are recomputed (from the points of the move played
+    in each sampled world, no search again) with the table of the players' strengths: the
+    share of later deals the seat wins from its level's and its opponent's ratings
+    (``bots/ratings.json``, fitted on other games), as the review does when it is given the
+    players' ratings (:func:`ginrummy.bots.value.deal_share`)."""
+    from ginrummy.bots.strength import level_ratings
+    from ginrummy.bots.value import deal_share
+
     lines = [json.loads(x) for f in args.files for x in Path(f).read_text().splitlines()]
     games = [g for g in lines if g["complete"] and g["winner"] is not None]
-    by_level: dict[str, list[dict[str, Any]]] = {}
+    levels = sorted({lv for g in games for lv in g["levels"]}, key=LEVELS.index)
+    pairs: dict[tuple[str, str], int] = {}
     for g in games:
-        by_level.setdefault(g["levels"][0], []).append(g)
-    print(f"games: {len(lines)} played, {len(games)} complete with a winner; by level: "
-          + ", ".join(f"{k} {len(v)}" for k, v in sorted(by_level.items())))
+        pairs[tuple(g["levels"])] = pairs.get(tuple(g["levels"]), 0) + 1
+    print(f"games: {len(lines)} played, {len(games)} complete with a winner; by pair: "
+          + ", ".join(f"{a}-{b} {n}" for (a, b), n in sorted(pairs.items())))
     rules = Rules.preset("standard")
+    ratings = {k: v.rating for k, v in level_ratings().items()} if args.strength else {}
+    if args.strength:
+        print("strengths: " + ", ".join(f"{lv} {ratings[lv]:.0f}" for lv in levels)
+              + " (bots/ratings.json)")
 
-    def rows_of(gs: list[dict[str, Any]]) -> tuple[list[Any], list[Any]]:
+    def share(g: dict[str, Any], seat: int) -> float:
+        if not ratings:
+            return 0.5
+        lv = g["levels"]
+        return deal_share(ratings[lv[seat]] - ratings[lv[1 - seat]])
+
+    def rows_of(gs: list[dict[str, Any]], level: str | None = None
+                ) -> tuple[list[Any], list[Any]]:
         res, deal = [], []
         for g in gs:
             after = {}
+            hps = {}
             for number, hp, result in g["deals"]:
+                hps[number] = hp
                 for seat in (0, 1):
                     w = result.get("winner")
                     k = 0 if w is None else (result["points"] if w == seat
                                              else -result["points"])
-                    sc = TwoPlayerScore(rules, hp[seat], hp[1 - seat])
+                    sc = TwoPlayerScore(rules, hp[seat], hp[1 - seat], share=share(g, seat))
                     after[(number, seat)] = float(sc.win_chance(np.array([k]))[0])
-            for seat, number, _i, _k, win, _p, _h in g["decisions"]:
+            for seat, number, _i, _k, win, _p, hist in g["decisions"]:
+                if level is not None and g["levels"][seat] != level:
+                    continue
+                if ratings:
+                    hp = hps[number]
+                    sc = TwoPlayerScore(rules, hp[seat], hp[1 - seat], share=share(g, seat))
+                    pts = np.repeat([h[0] for h in hist], [h[1] for h in hist])
+                    win = float((sc.win_chance(pts) if args.untilted
+                                 else sc.win_values(pts[None, :])).mean())
                 res.append((g["game"], win, float(g["winner"] == seat)))
                 deal.append((g["game"], win, after[(number, seat)]))
         return res, deal
@@ -433,14 +474,12 @@ def cmd_calib_report(args: argparse.Namespace) -> None:
     _print_reliability(r)
     print("\n### Against the chance after the deal as it fell (the search alone), all levels\n")
     _print_reliability(_reliability(deal, len(games), label="mean after"), "mean after")
-    print("\n### Per level, against the game's result\n")
+    print("\n### Per level (the decisions of its seats), against the game's result\n")
     print("| level | games | decisions | MACE (95% CI) | weighted | at the deal's end |")
     print("|---|---|---|---|---|---|")
-    for level in LEVELS:
-        gs = by_level.get(level)
-        if not gs:
-            continue
-        a, b = rows_of(gs)
+    for level in levels:
+        gs = [g for g in games if level in g["levels"]]
+        a, b = rows_of(gs, level)
         ra, rb = _reliability(a, len(gs)), _reliability(b, len(gs), label="mean after")
         print(f"| {level} | {ra['games']} | {ra['decisions']} | {ra['mace']:.2f} "
               f"({ra['mace_ci'][0]:.2f}-{ra['mace_ci'][1]:.2f}) | {ra['mace_weighted']:.2f} | "
@@ -968,12 +1007,15 @@ def main() -> None:
     c.add_argument("--hist", action="store_true",
                    help="keep the played move's points in each sampled world")
     c.add_argument("--worlds", type=int, default=DEFAULT_BUDGET.worlds)
+    c.add_argument("--strength", action="store_true",
+                   help="review with the levels' ratings (bots/ratings.json), as the web does")
     c.add_argument("--seed", type=int, default=1000)
     c.add_argument("--out", required=True)
     c.set_defaults(func=cmd_collect)
     cb = sub.add_parser("calib")
     cb.add_argument("--games", type=int, default=2000)
     cb.add_argument("--levels", default="easy,medium,hard,expert")
+    cb.add_argument("--pairs", default="mirror", choices=["mirror", "mixed", "all"])
     cb.add_argument("--worlds", type=int, default=DEFAULT_BUDGET.worlds)
     cb.add_argument("--seed", type=int, default=70000)
     cb.add_argument("--share", type=float, default=1.0,
@@ -985,6 +1027,11 @@ def main() -> None:
     cr = sub.add_parser("calib-report")
     cr.add_argument("files", nargs="+")
     cr.add_argument("--json", action="store_true")
+    cr.add_argument("--strength", action="store_true",
+                    help="value later deals by the levels' ratings (bots/ratings.json)")
+    cr.add_argument("--untilted", action="store_true",
+                    help="with --strength: the later deals only, not the deal in play "
+                         "(a comparison; the review tilts both)")
     cr.set_defaults(func=cmd_calib_report)
     dp = sub.add_parser("deal-points")
     dp.add_argument("--games", type=int, default=2000)
