@@ -472,6 +472,12 @@ def cmd_calib_report(args: argparse.Namespace) -> None:
     print("\n### Against the game's result, all levels\n")
     r = _reliability(res, len(games))
     _print_reliability(r)
+    if ratings:  # the same decisions valued as even (the values the files keep)
+        even = [(g["game"], x[4], float(g["winner"] == x[0])) for g in games
+                for x in g["decisions"]]
+        print("\nthe players' strengths against the even values (first: even, second: "
+              "with the strengths)")
+        _paired(even, res)
     print("\n### Against the chance after the deal as it fell (the search alone), all levels\n")
     _print_reliability(_reliability(deal, len(games), label="mean after"), "mean after")
     print("\n### Per level (the decisions of its seats), against the game's result\n")
