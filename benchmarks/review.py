@@ -299,7 +299,7 @@ def _played_values(game: Any, seats: tuple[int, ...], worlds: int, bot: ExpertBo
                                                  (move,), worlds)
                         assert out is not None
                         pts = out[0]
-                    win = float(np.mean(score.win_values(pts[None, :])))
+                    win = float(np.mean(score.win_chance(pts)))
                     u, c = np.unique(pts, return_counts=True)
                     rows.append([seat, d.number, i, decision_kind(view), round(win, 5),
                                  round(float(np.mean(pts)), 3),
@@ -454,7 +454,7 @@ def cmd_calib_report(args: argparse.Namespace) -> None:
                     k = 0 if w is None else (result["points"] if w == seat
                                              else -result["points"])
                     sc = TwoPlayerScore(rules, hp[seat], hp[1 - seat], share=share(g, seat))
-                    after[(number, seat)] = float(sc.win_chance(np.array([k]))[0])
+                    after[(number, seat)] = float(sc.chance_values(np.array([[k]]))[0, 0])
             for seat, number, _i, _k, win, _p, hist in g["decisions"]:
                 if level is not None and g["levels"][seat] != level:
                     continue
@@ -462,8 +462,9 @@ def cmd_calib_report(args: argparse.Namespace) -> None:
                     hp = hps[number]
                     sc = TwoPlayerScore(rules, hp[seat], hp[1 - seat], share=share(g, seat))
                     pts = np.repeat([h[0] for h in hist], [h[1] for h in hist])
-                    win = float((sc.win_chance(pts) if args.untilted
-                                 else sc.win_values(pts[None, :])).mean())
+                    # untilted: each world on its own (the later deals only)
+                    win = float(sc.chance_values(pts[:, None] if args.untilted
+                                                 else pts[None, :]).mean())
                 res.append((g["game"], win, float(g["winner"] == seat)))
                 deal.append((g["game"], win, after[(number, seat)]))
         return res, deal

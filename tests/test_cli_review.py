@@ -113,15 +113,17 @@ def test_a_three_player_record_is_reviewed_per_player() -> None:
     bad(run("--seat", "3", "-", input=json.dumps(web)), "--seat 3")
 
 
-def test_ratings_value_the_later_deals_by_strength(record: dict[str, Any]) -> None:
+def test_ratings_give_the_chance_counting_who_plays(record: dict[str, Any]) -> None:
     even = json.loads(run("--json", "--hand", "1", "-", input=json.dumps(record)).stdout)
     r = run("--json", "--hand", "1", "--ratings", "1230,1658", "-", input=json.dumps(record))
     assert r.exit_code == 0, r.stderr
     rated = json.loads(r.stdout)
     assert even["ratings"] is None and rated["ratings"] == [1230.0, 1658.0]
-    seat0 = [(d["played"]["win"], e["played"]["win"])
-             for d, e in zip(rated["hands"][0]["decisions"], even["hands"][0]["decisions"],
-                             strict=True) if d["seat"] == 0]
+    pairs = list(zip(rated["hands"][0]["decisions"], even["hands"][0]["decisions"], strict=True))
+    # the grades compare moves between equals; the chance counts who plays (seat 0 weaker)
+    assert all(d["grade"] == e["grade"] and d["played"]["win"] == e["played"]["win"]
+               for d, e in pairs)
+    seat0 = [(d["played"]["chance"], d["played"]["win"]) for d, _e in pairs if d["seat"] == 0]
     assert seat0 and all(a <= b for a, b in seat0) and any(a < b for a, b in seat0)
     unknown = run("--json", "--hand", "1", "--ratings", "-,1658", "-", input=json.dumps(record))
     assert json.loads(unknown.stdout)["ratings"] == [None, 1658.0]

@@ -36,10 +36,12 @@ def test_ratings_set_each_seats_share_of_the_later_deals() -> None:
         assert theirs.share == deal_share(1658.0 - 1230.0) > 0.5
     for deal in even.deals:
         assert all(s.share == 0.5 for s in deal.scores.values())  # type: ignore[attr-defined]
-    # before the first deal, the chance is the Elo expectation of the gap (to the rounding)
+    # before the first deal, the chance counting who plays is the Elo expectation of the gap
+    # (to the rounding); the chance between equals stays even
     first = rated.deals[0].scores[rated.deals[0].players.index(0)]
-    assert float(first.win_chance(np.zeros(1))[0]) == pytest.approx(
+    assert float(first.chance_values(np.zeros((1, 1), dtype=np.int64))[0, 0]) == pytest.approx(
         elo_expected(1230.0, 1658.0), abs=0.005)
+    assert float(first.win_chance(np.zeros(1, dtype=np.int64))[0]) == 0.5
 
 
 def test_one_rating_unknown_values_the_deals_as_even() -> None:
@@ -57,22 +59,25 @@ def test_ratings_that_are_not_one_number_per_player_are_refused(bad: tuple[objec
         read_record(rec, bad)  # type: ignore[arg-type]
 
 
-def test_the_review_says_the_ratings_and_moves_its_chances_with_them(kernel_ready: None
-                                                                     ) -> None:
+def test_ratings_move_the_chances_and_never_a_grade(kernel_ready: None) -> None:
     rec = play_record("easy", "expert", seed=4, max_deals=2)
     even = review_record(copy.deepcopy(rec), budget=SMALL).to_json()
     rated = review_record(copy.deepcopy(rec), budget=SMALL, ratings=(1230.0, 1762.0)).to_json()
     assert even["ratings"] is None and rated["ratings"] == [1230.0, 1762.0]
-    wins = {(d["hand"], d["index"], d["seat"]): d["played"]["win"]
-            for h in even["hands"] for d in h["decisions"]}
-    rated_wins = {(d["hand"], d["index"], d["seat"]): d["played"]["win"]
-                  for h in rated["hands"] for d in h["decisions"]}
-    assert wins.keys() == rated_wins.keys() and wins
-    # the same sampled worlds, valued with a table that favours seat 1 from the next deal on
-    for (_n, _i, seat), w in wins.items():
-        r = rated_wins[(_n, _i, seat)]
-        assert (r <= w + 1e-9) if seat == 0 else (r >= w - 1e-9)
-    assert any(abs(rated_wins[k] - wins[k]) > 0.02 for k in wins)
+    # grades, drops, accuracy, luck and the turning points compare moves between equals
+    assert {k: v for k, v in even.items() if k not in ("ratings", "hands")} == \
+        {k: v for k, v in rated.items() if k not in ("ratings", "hands")}
+    pairs = [(d, e) for h, g in zip(rated["hands"], even["hands"], strict=True)
+             for d, e in zip(h["decisions"], g["decisions"], strict=True)]
+    assert pairs
+    for d, e in pairs:
+        for key in ("grade", "drop", "z", "accuracy"):
+            assert d[key] == e[key]
+        assert d["played"]["win"] == e["played"]["win"] == e["played"]["chance"]
+        # the chance counting who plays: the same worlds, valued for seat 1 the stronger
+        c, w = d["played"]["chance"], d["played"]["win"]
+        assert (c <= w + 1e-9) if d["seat"] == 0 else (c >= w - 1e-9)
+    assert any(abs(d["played"]["chance"] - d["played"]["win"]) > 0.02 for d, _e in pairs)
 
 
 def test_the_other_forms_are_valued_as_even_whatever_the_ratings() -> None:

@@ -153,6 +153,8 @@ def test_review_a_hand_step_to_a_mistake_and_try_again(page: Any,
     note = page.get_by_test_id("review-chance-note")
     expect(note).to_contain_text("(rating about 1,500) against ")
     expect(note).to_contain_text(f"(about {round(review['ratings'][1]):,})")
+    rated = page.get_by_test_id("decision-chance-rated").first
+    expect(rated).to_contain_text("Counting who was playing: ")
     # grades are words and symbols
     expect(summary).to_contain_text("Blunder")
     expect(summary).to_contain_text("??")

@@ -89,14 +89,15 @@ def grade_decision(view: PlayerView, values: PositionValues, played: Action, num
                  ExpertBot.anchor_z)
     win = values.win.mean(axis=1)
     pts = values.points.mean(axis=1)
-    moves = tuple(MoveValue(values.moves[i], float(win[i]), float(pts[i]))
+    chance = win if values.chance is None else values.chance
+    moves = tuple(MoveValue(values.moves[i], float(win[i]), float(pts[i]), float(chance[i]))
                   for i in sorted(range(len(values.moves)),
                                   key=lambda i: (i != b, -win[i], -pts[i], i)))
     drop = max(0.0, float(win[b] - win[p]))
     z = 0.0 if b == p else paired_z(values.win, b, p)
     grade = grade_of(b == p, drop, z)
-    played_mv = MoveValue(played, float(win[p]), float(pts[p]))
-    best_mv = MoveValue(values.moves[b], float(win[b]), float(pts[b]))
+    played_mv = MoveValue(played, float(win[p]), float(pts[p]), float(chance[p]))
+    best_mv = MoveValue(values.moves[b], float(win[b]), float(pts[b]), float(chance[b]))
     hand = view.hand.mask
     if len(view.hand) == 11:
         taken = 0 if view.taken_card is None else 1 << view.taken_card

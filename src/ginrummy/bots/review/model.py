@@ -21,18 +21,23 @@ def _r(x: float, n: int = 4) -> float:
 
 @dataclass(frozen=True, slots=True)
 class MoveValue:
-    """One move's value: ``win`` the chance (0..1) of winning the game after it, ``points`` the
-    mean signed hand points of the deal after it (+: the seat scores)."""
+    """One move's value: ``win`` the chance (0..1) of winning the game after it between players
+    of equal strength (what grades are made of), ``points`` the mean signed hand points of the
+    deal after it (+: the seat scores), ``chance`` the chance of winning after it counting who
+    plays (the players' ratings; None: the same as ``win``; docs/review.md "Who is playing")."""
 
     action: Action
     win: float
     points: float
+    chance: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{"action", "kind", "card", "win", "points"}`` (``action``: the text to post)."""
+        """``{"action", "kind", "card", "win", "points", "chance"}`` (``action``: the text to
+        post)."""
         return {"action": self.action.text, "kind": self.action.kind.value,
                 "card": None if self.action.card is None else card_text(self.action.card),
-                "win": _r(self.win), "points": _r(self.points, 2)}
+                "win": _r(self.win), "points": _r(self.points, 2),
+                "chance": _r(self.win if self.chance is None else self.chance)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,17 +66,20 @@ class PositionValues:
 
     :ivar moves: the distinct legal moves (:func:`candidate_moves`).
     :ivar points: signed deal points (+: the seat scores), int64, shape (moves, worlds).
-    :ivar win: the seat's chance of winning the game after each, float64, same shape: its
-        mean over the worlds is the chance after the move
-        (:meth:`~ginrummy.bots.review.score.ScoreContext.win_values`).
+    :ivar win: the seat's chance of winning the game after each, float64, same shape, the
+        players valued as equals (what decisions are graded by).
     :ivar policy: per world, the weight of each move as the search's own rollout policy would
         play it (columns sum to 1), float64, same shape; ``None`` for the fiftieth-card choice.
+    :ivar chance: the seat's chance of winning after each move counting who plays
+        (:meth:`~ginrummy.bots.review.score.ScoreContext.chance_values`), float64, one per
+        move; None: the mean of ``win``.
     """
 
     moves: tuple[Action, ...]
     points: np.ndarray
     win: np.ndarray
     policy: np.ndarray | None
+    chance: np.ndarray | None = None
 
     def index(self, action: Action) -> int:
         """The row of ``action`` (same kind and card; any gin for a gin, R-5.1).
@@ -147,8 +150,9 @@ def evaluate_position(view: PlayerView, score: ScoreContext, seed: int,
     pts = bot.evaluate_moves(view, ctx, moves, nw)
     if pts is None:
         return None
-    win = score.win_values(pts)
-    return PositionValues(moves, pts, win, policy_weights(view, moves, bot.own_policies(view, nw)))
+    return PositionValues(moves, pts, score.win_chance(pts),
+                          policy_weights(view, moves, bot.own_policies(view, nw)),
+                          score.chance_values(pts).mean(axis=1))
 
 
 def _fiftieth(view: PlayerView, score: ScoreContext, ctx: Context, moves: tuple[Action, ...],
@@ -164,7 +168,8 @@ def _fiftieth(view: PlayerView, score: ScoreContext, ctx: Context, moves: tuple[
         if v is None:
             return None
         pts[i] = v[int(np.argmax(v.mean(axis=1)))]
-    return PositionValues(moves, pts, score.win_values(pts), None)
+    return PositionValues(moves, pts, score.win_chance(pts), None,
+                          score.chance_values(pts).mean(axis=1))
 
 
 def policy_weights(view: PlayerView, moves: tuple[Action, ...],

@@ -42,11 +42,11 @@ class ScoreContext(Protocol):
         no score, R-8.1)."""
         ...
 
-    def win_values(self, points: np.ndarray) -> np.ndarray:
-        """The chances of winning (float64, the shape of ``points``: moves x sampled worlds,
-        the deal points of each move played out in each world) whose mean over the worlds
-        (the last axis) is the review's chance after each move; the same as
-        :meth:`win_chance` when the players are valued as equals."""
+    def chance_values(self, points: np.ndarray) -> np.ndarray:
+        """The chances of winning counting who plays (float64, the shape of ``points``: moves
+        x sampled worlds, the deal points of each move played out in each world), whose mean
+        over the worlds (the last axis) is the seat's chance after each move against this
+        opponent; the same as :meth:`win_chance` when the players are valued as equals."""
         ...
 
 
@@ -54,8 +54,10 @@ class ScoreContext(Protocol):
 class TwoPlayerScore:
     """A two-player game to ``target`` (R-10.1): ``mine`` and ``theirs`` are the hand points of
     the seat reviewed and of its opponent before the deal (those that count toward the target;
-    box bonuses do not, R-10.1); ``share`` the chance that the seat wins each later scored
-    deal (0.5: players of equal strength; from their ratings, :func:`score_context`).
+    box bonuses do not, R-10.1); ``share`` the chance that the seat wins each scored deal
+    (0.5: players of equal strength; from their ratings, :func:`score_context`), which only
+    :meth:`chance_values` counts: :meth:`win_chance`, what decisions are graded by, values
+    the players as equals.
 
     >>> s = TwoPlayerScore(Rules.preset("standard"), 0, 0)
     >>> [round(float(x), 2) for x in s.win_chance(np.array([0, 25, -25]))]
@@ -69,14 +71,18 @@ class TwoPlayerScore:
     share: float = 0.5
 
     def win_chance(self, points: np.ndarray) -> np.ndarray:
+        return self._chance(points, 0.5)
+
+    def _chance(self, points: np.ndarray, share: float) -> np.ndarray:
         target = self.target if self.target is not None else self.rules.target
-        table = win_table(self.rules, target, self.share)
+        table = win_table(self.rules, target, share)
         return win_chance_after(table, target, self.mine, self.theirs,
                                 np.asarray(points, dtype=np.int64))
 
-    def win_values(self, points: np.ndarray) -> np.ndarray:
-        """:meth:`win_chance` of each world, and with a ``share`` other than 0.5 the deal
-        itself tilted toward the stronger player: the sampled worlds are played out with both
+    def chance_values(self, points: np.ndarray) -> np.ndarray:
+        """The chance of winning of each world counting who plays: the later deals won with
+        ``share`` (:func:`~ginrummy.bots.value.win_table`), and the deal itself tilted toward
+        the stronger player: the sampled worlds are played out with both
         seats at the same strength, so the odds that the seat wins this deal are multiplied by
         ``share / (1 - share)`` (a world the seat wins weighs ``share``, one it loses ``1 -
         share``, a dead hand 0.5; each move's worlds reweighted to a mean weight of 1). A deal
@@ -84,13 +90,13 @@ class TwoPlayerScore:
         deals the players' strengths give (docs/review.md "Who is playing").
 
         >>> s = TwoPlayerScore(Rules.preset("standard"), 0, 0, share=0.6)
-        >>> v = s.win_values(np.array([[25, -25]]))
-        >>> round(float(v.mean()), 4) == round(0.6 * float(s.win_chance(np.array([25]))[0])
-        ...     + 0.4 * float(s.win_chance(np.array([-25]))[0]), 4)
+        >>> v = s.chance_values(np.array([[25, -25]]))
+        >>> round(float(v.mean()), 4) == round(0.6 * float(s._chance(np.array([25]), 0.6)[0])
+        ...     + 0.4 * float(s._chance(np.array([-25]), 0.6)[0]), 4)
         True
         """
         pts = np.asarray(points, dtype=np.int64)
-        win = self.win_chance(pts)
+        win = self._chance(pts, self.share)
         if self.share == 0.5:
             return win
         weight = np.where(pts > 0, self.share, np.where(pts < 0, 1.0 - self.share, 0.5))
@@ -112,7 +118,7 @@ class FormScore:
         pts = np.asarray(points, dtype=np.int64)
         return np.asarray(self.value(pts), dtype=np.float64).reshape(pts.shape)
 
-    def win_values(self, points: np.ndarray) -> np.ndarray:
+    def chance_values(self, points: np.ndarray) -> np.ndarray:
         """:meth:`win_chance` of each world (the players valued as equals)."""
         return self.win_chance(points)
 

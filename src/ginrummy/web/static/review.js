@@ -46,6 +46,7 @@ function context() {
     teams: tb.teams,
     teamName: (i) => t(i === teamOf(tb.teams, you) ? "vt.team.us" : "vt.team.them"),
     chanceNote: tb.scoring === "standard" ? ratingsNote(you, nameOf) : t(`review.chance.${tb.scoring}`, null, ""),
+    rated: tb.scoring === "standard" && ratingsNote(you, nameOf) !== "",
   };
 }
 

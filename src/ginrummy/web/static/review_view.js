@@ -132,6 +132,9 @@ export function decisionEl(d, c, opts = {}) {
       same ? null : moveLine(t("review.best"), d.best, c, face, "best"),
       same ? null : el("div", { class: "rv-move drop" }, el("dt", { text: t("review.drop") }),
         el("dd", { text: t("review.drop_text", { drop: signedPercent(d.drop, lang).replace(/^\+/, ""), points: points(Math.max(0, d.drop_points), lang) }) }))),
+    c.rated && typeof d.played.chance === "number"
+      ? el("p", { class: "rv-rated", "data-testid": "decision-chance-rated", text: t("review.chance_rated", { chance: percent(d.played.chance, lang) }) })
+      : null,
     el("p", { class: "rv-sentence", "data-testid": "decision-sentence", text: decisionSentence(d, t, c.name, { lang, mine, who: c.nameOf(d.seat) }) }),
   ];
   const actions = [];
