@@ -12,7 +12,7 @@ or uses ``--database-url``; two ``ginrummy serve`` processes on free loopback po
 ``GINRUMMY_RATE_LIMITS=off`` (one client address makes every table); and it stops them with
 SIGTERM at the end (each must exit with status 0).
 
-Each of ``--tables`` tables has two simulated people (asyncio + httpx, on uvloop when it is
+Each of ``--tables`` tables has two simulated people (asyncio + aiohttp, on uvloop when it
 installed; every live message and answer read and parsed in full, with orjson): the creator on
 process A (``POST /api/games`` with ``seats`` [person, open] and ``name``), the friend on process B
 (``POST /api/invites/{code}/join``), then the creator starts it (``POST
@@ -62,7 +62,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
+import aiohttp
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -183,17 +183,36 @@ class Run:
         return time.monotonic() - self.t0
 
 
-async def _send(run: Run, kind: str, c: httpx.AsyncClient, method: str, url: str,
-                expect: int, **kw: Any) -> httpx.Response | None:
+@dataclass(frozen=True)
+class Answer:
+    """An answer read in full: its status and body."""
+    status_code: int
+    content: bytes
+
+    def json(self) -> Any:
+        return orjson.loads(self.content)
+
+
+#: a kept-alive connection the server closed as the request went out: sent again once
+_RETRY = (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError)
+
+
+async def _request(c: aiohttp.ClientSession, method: str, url: str, **kw: Any) -> Answer:
+    async with c.request(method, url, **kw) as r:
+        return Answer(r.status, await r.read())
+
+
+async def _send(run: Run, kind: str, c: aiohttp.ClientSession, method: str, url: str,
+                expect: int, **kw: Any) -> Answer | None:
     start = run.now()
     t = time.perf_counter()
     try:
         try:
-            r = await c.request(method, url, **kw)
-        except load._RETRY:  # a kept-alive connection closed as the request went out
+            r = await _request(c, method, url, **kw)
+        except _RETRY:
             run.retries += 1
-            r = await c.request(method, url, **kw)
-    except (httpx.HTTPError, OSError) as e:
+            r = await _request(c, method, url, **kw)
+    except (aiohttp.ClientError, TimeoutError, OSError) as e:
         run.errors[f"{kind}: {type(e).__name__}"] += 1
         return None
     ms = (time.perf_counter() - t) * 1000
@@ -207,9 +226,15 @@ async def _send(run: Run, kind: str, c: httpx.AsyncClient, method: str, url: str
     return r
 
 
-def _client(base: str, timeout: float) -> httpx.AsyncClient:
-    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1, keepalive_expiry=3)
-    return httpx.AsyncClient(base_url=base, timeout=timeout, limits=limits, verify=load._TLS)
+def _client(base: str, timeout: float, limit: int = 1,
+            read: float | None = None) -> aiohttp.ClientSession:
+    """A session on ``base``: at most ``limit`` connections (one: a browser's own, kept alive
+    3 s), every request bounded by ``timeout`` s in all, or (``read``) by ``read`` s between two
+    reads of a long answer (a live stream)."""
+    connector = aiohttp.TCPConnector(limit=limit, keepalive_timeout=3, ssl=load._TLS)
+    t = aiohttp.ClientTimeout(total=timeout) if read is None else \
+        aiohttp.ClientTimeout(total=None, connect=timeout, sock_read=read)
+    return aiohttp.ClientSession(base_url=base, connector=connector, timeout=t)
 
 
 class Person:
@@ -243,22 +268,21 @@ class Person:
 
     async def listen(self) -> None:
         """Read the live stream until the game is over (reconnecting from the last seq)."""
-        timeout = httpx.Timeout(self.args.timeout, read=40)  # a ping comes every 15 s
-        async with httpx.AsyncClient(base_url=self.base, timeout=timeout,
-                                     verify=load._TLS) as c:
+        # a ping comes every 15 s: 40 s without a byte is a dropped stream
+        async with _client(self.base, self.args.timeout, read=40) as c:
             while not self.table.over.is_set() and time.monotonic() < self.run.end:
                 since = self.table.seen_seq[self.seat]
                 try:
-                    async with c.stream("GET", self.url + "/live", params={"since": since},
-                                        headers=self.auth) as r:
-                        if r.status_code != 200:
-                            self.run.errors[f"live: HTTP {r.status_code}"] += 1
+                    async with c.get(self.url + "/live", params={"since": since},
+                                     headers=self.auth) as r:
+                        if r.status != 200:
+                            self.run.errors[f"live: HTTP {r.status}"] += 1
                             await asyncio.sleep(1)
                             continue
                         # the events split at their blank line by hand and the state parsed
-                        # with orjson: the same reading as aiter_lines + json, less CPU
+                        # with orjson: the same reading as a line reader + json, less CPU
                         buf = b""
-                        async for chunk in r.aiter_bytes():
+                        async for chunk in r.content.iter_any():
                             buf += chunk
                             while (end := buf.find(b"\n\n")) >= 0:
                                 block, buf = buf[:end], buf[end + 2:]
@@ -266,7 +290,7 @@ class Person:
                                     return
                     if not self.table.over.is_set() and time.monotonic() < self.run.end:
                         self.run.errors["live: stream ended"] += 1
-                except (httpx.HTTPError, OSError) as e:
+                except (aiohttp.ClientError, TimeoutError, OSError) as e:
                     if time.monotonic() < self.run.end:
                         self.run.errors[f"live: {type(e).__name__}"] += 1
                         await asyncio.sleep(0.5)
@@ -296,7 +320,7 @@ class Person:
             return self.seat == 0 and bool(st["legal"])  # the creator deals the next hand
         return st["phase"] in ACTING and bool(st["legal"])
 
-    async def play(self, c: httpx.AsyncClient) -> None:
+    async def play(self, c: aiohttp.ClientSession) -> None:
         idle_since = time.monotonic()
         while not self.table.over.is_set() and time.monotonic() < self.run.end:
             if not self._to_act():
@@ -387,15 +411,16 @@ async def count_lost(bases: tuple[str, str], tables: list[Table]) -> tuple[int, 
     sem = asyncio.Semaphore(16)
     total = lost = 0
 
-    async def one(cs: list[httpx.AsyncClient], t: Table) -> None:
+    async def one(cs: list[aiohttp.ClientSession], t: Table) -> None:
         nonlocal total, lost
         for seat in (0, 1):
             acks = [s for s in t.sent if s.seat == seat and s.t_ack is not None]
             if not acks:
                 continue
             async with sem:
-                r = await cs[1 - seat].get(f"/api/games/{t.game_id}", params={"since": 0},
-                                           headers={"Authorization": f"Bearer {t.tokens[seat]}"})
+                r = await _request(cs[1 - seat], "GET", f"/api/games/{t.game_id}",
+                                   params={"since": 0},
+                                   headers={"Authorization": f"Bearer {t.tokens[seat]}"})
             total += len(acks)
             if r.status_code != 200:
                 lost += len(acks)
@@ -409,8 +434,7 @@ async def count_lost(bases: tuple[str, str], tables: list[Table]) -> tuple[int, 
                         or (not deal and e["seat"] != seat):
                     lost += 1
 
-    async with httpx.AsyncClient(base_url=bases[0], timeout=60) as a, \
-            httpx.AsyncClient(base_url=bases[1], timeout=60) as b:
+    async with _client(bases[0], 60, limit=16) as a, _client(bases[1], 60, limit=16) as b:
         await asyncio.gather(*(one([a, b], t) for t in tables))
     return total, lost
 
