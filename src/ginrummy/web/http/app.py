@@ -49,6 +49,7 @@ from ..tables.service import TableService
 from .delivery import RevalidatedStatic, add_head_extras, revalidated_file
 from .encoding import JSONAnswer
 from .errors import BadRequest, NotFound, RateLimited, Stale, Unavailable
+from .gil import settle_switch_interval
 from .headers import CSP, HSTS, MAX_HEADER_BYTES, security_headers
 from .heap import settle_heap
 from .housekeeping import retention_task
@@ -644,6 +645,7 @@ def app_from_env() -> FastAPI:
     app = create_app(os.environ.get("GINRUMMY_DATABASE_URL"))
     _warm_bots()
     settle_heap()  # after the warm-up: its tables live as long as the process
+    settle_switch_interval()
     return app
 
 
@@ -713,6 +715,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     app = create_app(url)
     _warm_bots()  # the server listens only once the expert is ready (issue 11)
     settle_heap()  # start-up's objects out of the collector's full collections
+    settle_switch_interval()  # a 1 ms turn at the interpreter's lock (the 250-table tail)
 
     def _stopped(_sig: int, _frame: object) -> None:
         raise SystemExit(0)
