@@ -189,6 +189,9 @@ def test_review_a_hand_step_to_a_mistake_and_try_again(page: Any,
     panel = page.get_by_test_id("replay-review-panel")
     expect(panel).to_be_visible()
     expect(panel.get_by_test_id("decision-grade")).to_have_attribute("data-grade", d["grade"])
+    # the chance counting who was playing, as on the review page (valued with both ratings)
+    expect(panel.get_by_test_id("decision-chance-rated")).to_contain_text(
+        "Counting who was playing: ")
     # the position as the person saw it: the computer's hand hidden, the better move marked
     # (the king of clubs, gin's discard) and the move played (the 9 of diamonds)
     expect(page.get_by_test_id("replay-hand-1")).to_have_attribute("data-hidden", "true")

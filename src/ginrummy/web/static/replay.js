@@ -282,7 +282,11 @@ function renderResult() {
 function reviewContext() {
   // decisions name players: `you` the asker's player (the review's), names by player
   const you = S.review.data ? S.review.data.you : namesState().you ?? 0;
-  return { t: S.t, lang: S.lang, you, gameId: S.game.game_id, name: (c) => cardName(c, S.t), nameOf: nameOfPlayer };
+  // valued with the players' ratings (a two-player game against the computer): each decision
+  // also shows the chance counting who was playing, as on the review page
+  const r = S.review.data && S.review.data.review && S.review.data.review.ratings;
+  const rated = Array.isArray(r) && r.length === 2 && r.every((x) => typeof x === "number");
+  return { t: S.t, lang: S.lang, you, gameId: S.game.game_id, name: (c) => cardName(c, S.t), nameOf: nameOfPlayer, rated };
 }
 
 function renderDecision(dec) {
