@@ -882,6 +882,7 @@ def cmd_confirm(args: argparse.Namespace) -> None:
                     if d.grade not in ("mistake", "blunder") or count >= args.positions:
                         continue
                     res = _confirm_one(d_in, d, bots, sampler, args.samples, args.truth)
+                    res.update(_fresh(d_in, d, args.worlds))
                     res.update({"game": g, "levels": [a, b], "grade": d.grade,
                                 "hand": d.number, "index": d.index,
                                 "graded_drop": d.drop, "graded_drop_points": d.drop_points,
@@ -939,6 +940,29 @@ def _confirm_one(d_in: Any, d: Any, bots: list[Any], sampler: ExpertBot,
     return out
 
 
+def _fresh(d_in: Any, d: Any, worlds: int) -> dict[str, Any]:
+    """The decision valued again as the review values it but in other sampled worlds (another
+    seed): the best move's chance of winning minus the played move's. Tells the search's noise
+    (a drop that shrinks here was partly chance: the best of several noisy values is picked)
+    from a difference between the search's rollouts and the expert's own play."""
+    from ginrummy.bots.review.position import evaluate_position, same_move
+
+    h = HandState(d_in.rules, d_in.dealer, d_in.deck)
+    for a in d_in.actions[:d.index]:
+        h.apply(Action.parse(a))
+    view = view_of(h, h.current)
+    if d.kind == "fiftieth":
+        return {}
+    vals = evaluate_position(view, d_in.scores[view.seat], 0x5EED + 7919 * d.index + d.number,
+                             ReviewBudget(worlds))
+    if vals is None:  # pragma: no cover - a view made by the engine adds up
+        return {}
+    win = vals.win.mean(axis=1)
+    b = next(i for i, m in enumerate(vals.moves) if same_move(m, d.best.action))
+    p = next(i for i, m in enumerate(vals.moves) if same_move(m, d.played.action))
+    return {"fresh_drop": round(float(win[b] - win[p]), 5)}
+
+
 def cmd_confirm_report(args: argparse.Namespace) -> None:
     """Sums up ``confirm``: per position the measured drop (the mean over its play-outs of the
     best move's chance of winning minus the played move's) and its standard error; the share of
@@ -990,6 +1014,14 @@ def cmd_confirm_report(args: argparse.Namespace) -> None:
         rs = [r for r in rows if r["grade"] == grade]
         if rs:
             line(grade, rs)
+    fr = [r for r in rows if "fresh_drop" in r]
+    if fr:
+        f = [r["fresh_drop"] for r in fr]
+        g = [r["graded_drop"] for r in fr]
+        print(f"\nvalued again by the review's search in other worlds ({len(fr)} positions): "
+              f"mean drop {100 * statistics.mean(f):.2f} against {100 * statistics.mean(g):.2f} "
+              f"graded (ratio {statistics.mean(f) / statistics.mean(g):.2f}); best ahead "
+              f"{100 * sum(x > 0 for x in f) / len(f):.1f}%")
     if any("truth_drop" in r for r in rows):
         t = [r["truth_drop"] for r in rows if "truth_drop" in r]
         print(f"\nfrom the true hidden cards: mean {100 * statistics.mean(t):.2f}, best ahead "
