@@ -197,7 +197,10 @@ H5_HANDS = [
 ]
 
 
-def enter(page: Any, knocker: str, outcome: str, kd: int | None, dd: int) -> None:
+def enter(page: Any, n: int, knocker: str, outcome: str, kd: int | None, dd: int) -> None:
+    # the form of hand n: the page draws it anew once the last hand's answer is read, which
+    # comes after the answer itself (a form filled before that would be replaced, unsent)
+    expect(page.locator("#kp-entry-h")).to_have_text(re.compile(rf"^Hand {n}(\D|$)"))
     page.check(f"[data-testid=kp-t0-outcome-{outcome}]")
     page.select_option("[data-testid=kp-t0-knocker]", knocker)
     if kd is not None:
@@ -224,7 +227,7 @@ def test_score_keeper_hollywood_match_csv_and_print(new_context: Any, server: Li
     page.click("[data-testid=kp-create]")
     page.wait_for_selector("[data-testid=kp-add]")
     for i, hand in enumerate(H5_HANDS, 1):
-        enter(page, *hand)
+        enter(page, i, *hand)
         if i == 8:  # H-5: game 1 closes after hand 8, A = 305, B = 122
             sheet = page.locator("[data-testid=kp-sheet]")
             expect(sheet.locator(".gh.closed")).to_have_count(1)
