@@ -7,9 +7,9 @@ import gc
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from serve_probe import serve_until_listening
 
 from ginrummy.web.http import app as app_module
 from ginrummy.web.http.gil import SWITCH_INTERVAL, settle_switch_interval
@@ -38,19 +38,7 @@ def test_a_bad_interval_is_refused_and_changes_nothing(interval: None, bad: floa
 
 def test_serve_sets_it_before_it_listens(interval: None, tmp_path: Path,
                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    import uvicorn
-
-    seen: list[float] = []
-
-    def run(app: Any, **_options: Any) -> None:  # instead of listening
-        seen.append(sys.getswitchinterval())
-        app.state.store.close()
-
-    monkeypatch.setattr(app_module, "_warm_bots", lambda: True)
-    monkeypatch.setattr(uvicorn, "run", run)
-    for name in ("GINRUMMY_HEADER_TIMEOUT", "GINRUMMY_BODY_TIMEOUT"):  # serve sets them
-        monkeypatch.delenv(name, raising=False)  # and they are unset again after the test
-    app_module.serve(database_url=f"sqlite:///{tmp_path / 'gil.sqlite3'}")
+    seen = serve_until_listening(sys.getswitchinterval, tmp_path / "gil.sqlite3", monkeypatch)
     assert seen == [pytest.approx(0.001)]
 
 

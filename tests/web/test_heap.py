@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from serve_probe import serve_until_listening
 
-from ginrummy.web.http import app as app_module
 from ginrummy.web.http.heap import settle_heap
 
 
@@ -41,17 +41,5 @@ def test_settle_heap_freezes_the_survivors_and_collects_the_garbage(unfrozen: No
 
 def test_serve_settles_the_heap_before_it_listens(unfrozen: None, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    import uvicorn
-
-    seen: list[int] = []
-
-    def run(app: Any, **_options: Any) -> None:  # instead of listening
-        seen.append(gc.get_freeze_count())
-        app.state.store.close()
-
-    monkeypatch.setattr(app_module, "_warm_bots", lambda: True)
-    monkeypatch.setattr(uvicorn, "run", run)
-    for name in ("GINRUMMY_HEADER_TIMEOUT", "GINRUMMY_BODY_TIMEOUT"):  # serve sets them
-        monkeypatch.delenv(name, raising=False)  # and they are unset again after the test
-    app_module.serve(database_url=f"sqlite:///{tmp_path / 'heap.sqlite3'}")
+    seen = serve_until_listening(gc.get_freeze_count, tmp_path / "heap.sqlite3", monkeypatch)
     assert seen and seen[0] > 0
