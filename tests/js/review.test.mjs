@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import {
   GRADES, GRADE_SYMBOL, accuracyText, actionParts, canTry, decisionFaceUp, decisionSentence, decisionsByPosition,
   exercisePath, gradeSymbol, isFlawed, listedDecisions, moveText, nearestDecision, noteText, percent, pollDelay,
-  progressShare, replayAt, reviewPage, reviewPath, seatOrder, seatSummary, signedPercent, signedPoints,
+  progressShare, replayAt, reviewPage, reviewPath, reviewRatings, seatOrder, seatSummary, signedPercent, signedPoints,
   timelineMarks, tokenFor, triedView, teamOf, teamGroups, finishedDeals,
 } from "../../src/ginrummy/web/static/review_model.js";
 import { makeT, cardName, LANGUAGES } from "../../src/ginrummy/web/static/i18n.js";
@@ -54,6 +54,16 @@ test("Try again: the asker's decisions with a better move, whatever their grade"
   assert.equal(canTry({ ...mistake, grade: "good" }, 0), true);  // a better move, not sure of it
   assert.equal(canTry({ ...offer, seat: 0 }, 0), false);  // the best move played
   assert.equal(canTry(null, 0), false);
+});
+
+test("the players' ratings of a review: both numbers, or none (valued as even)", () => {
+  assert.deepEqual(reviewRatings({ ratings: [1500, 1224.5] }), [1500, 1224.5]);
+  assert.equal(reviewRatings({ ratings: null }), null);
+  assert.equal(reviewRatings({}), null);
+  assert.equal(reviewRatings(null), null);
+  assert.equal(reviewRatings({ ratings: [1500] }), null);
+  assert.equal(reviewRatings({ ratings: [1500, null] }), null);
+  assert.equal(reviewRatings({ ratings: [1500, 1600, 1700] }), null);
 });
 
 test("every review key is in the four catalogs with the same placeholders", () => {

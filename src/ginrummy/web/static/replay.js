@@ -16,7 +16,7 @@ import { makeT, cardName, cardShort, resultHeadline, breakdownLabel, presetName 
 import { orderMeld, sortByRank } from "./cards.js";
 import { $, el, apiRequest, applyLanguage, cardEl, pageLanguage } from "./page.js";
 import { playerName, variantHeadline } from "./variants.js";
-import { canTry, decisionsByPosition, nearestDecision, reviewPage, timelineMarks, tokenFor } from "./review_model.js";
+import { canTry, decisionsByPosition, nearestDecision, reviewPage, reviewRatings, timelineMarks, tokenFor } from "./review_model.js";
 import { fetchExercise, fetchReview, tryMove } from "./review_fetch.js";
 import { decisionEl, exerciseEl, progressEl } from "./review_view.js";
 import { errorAnswerText } from "./i18n.js";
@@ -284,8 +284,7 @@ function reviewContext() {
   const you = S.review.data ? S.review.data.you : namesState().you ?? 0;
   // valued with the players' ratings (a two-player game against the computer): each decision
   // also shows the chance counting who was playing, as on the review page
-  const r = S.review.data && S.review.data.review && S.review.data.review.ratings;
-  const rated = Array.isArray(r) && r.length === 2 && r.every((x) => typeof x === "number");
+  const rated = reviewRatings(S.review.data && S.review.data.review) !== null;
   return { t: S.t, lang: S.lang, you, gameId: S.game.game_id, name: (c) => cardName(c, S.t), nameOf: nameOfPlayer, rated };
 }
 

@@ -12,7 +12,7 @@ import { makeT, cardName } from "./i18n.js";
 import { $, el, apiRequest, applyLanguage, pageLanguage } from "./page.js";
 import { errorAnswerText } from "./i18n.js";
 import { playerName } from "./variants.js";
-import { finishedDeals, listedDecisions, teamOf, tokenFor } from "./review_model.js";
+import { finishedDeals, listedDecisions, reviewRatings, teamOf, tokenFor } from "./review_model.js";
 import { fetchReview } from "./review_fetch.js";
 import { decisionEl, progressEl, summaryEl, turningPointsEl } from "./review_view.js";
 
@@ -53,8 +53,8 @@ function context() {
 /** The players' ratings the review's chances were valued with (a game against the computer),
  * the asker's first; "" when it valued them as even. */
 function ratingsNote(you, nameOf) {
-  const r = S.data && S.data.review && S.data.review.ratings;
-  if (!Array.isArray(r) || r.length !== 2 || r.some((x) => typeof x !== "number")) return "";
+  const r = reviewRatings(S.data && S.data.review);
+  if (r === null) return "";
   const other = 1 - you;
   const fmt = (x) => new Intl.NumberFormat(S.lang).format(Math.round(x));
   return t("review.chance.ratings", { a: nameOf(you), ra: fmt(r[you]), b: nameOf(other), rb: fmt(r[other]) });

@@ -27,6 +27,15 @@ export const isFlawed = (grade) => FLAWED.has(grade);
  */
 export const canTry = (d, you) => !!d && d.seat === you && !!d.played && !!d.best && d.played.action !== d.best.action;
 
+/**
+ * The two players' ratings a review's chances were valued with (a two-player game against the
+ * computer), by seat; null when it valued them as even (its `ratings` absent or incomplete).
+ */
+export function reviewRatings(review) {
+  const r = review && review.ratings;
+  return Array.isArray(r) && r.length === 2 && r.every((x) => typeof x === "number") ? r : null;
+}
+
 function numberFormat(lang, digits) {
   try { return new Intl.NumberFormat(lang, { maximumFractionDigits: digits, minimumFractionDigits: 0 }); } catch {
     return new Intl.NumberFormat("en", { maximumFractionDigits: digits, minimumFractionDigits: 0 });
