@@ -644,9 +644,16 @@ def app_from_env() -> FastAPI:
     parent process compiled the kernel into the disk cache: each worker only loads it)."""
     app = create_app(os.environ.get("GINRUMMY_DATABASE_URL"))
     _warm_bots()
-    settle_heap()  # after the warm-up: its tables live as long as the process
-    settle_switch_interval()
+    _settle_process()
     return app
+
+
+def _settle_process() -> None:
+    """What a serving process sets once its app is ready, after the warm-up (whose tables live
+    as long as the process): start-up's objects out of the collector's full collections, and a
+    1 ms turn at the interpreter's lock (the 250-table tail)."""
+    settle_heap()
+    settle_switch_interval()
 
 
 def _is_sqlite(url: str) -> bool:
@@ -714,8 +721,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
 
     app = create_app(url)
     _warm_bots()  # the server listens only once the expert is ready (issue 11)
-    settle_heap()  # start-up's objects out of the collector's full collections
-    settle_switch_interval()  # a 1 ms turn at the interpreter's lock (the 250-table tail)
+    _settle_process()
 
     def _stopped(_sig: int, _frame: object) -> None:
         raise SystemExit(0)
