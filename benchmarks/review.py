@@ -50,9 +50,12 @@ from ginrummy.bots.review import (
     TwoPlayerScore,
     accuracy_of,
     grade_of,
+    playout_drops,
+    position_at,
     read_record,
     review_game,
 )
+from ginrummy.bots.review.confirm import play_out
 from ginrummy.cards import card_text
 from ginrummy.fairness import FORMAT, commitment_of
 from ginrummy.game import Game
@@ -840,25 +843,6 @@ def _deal_calibration(games: list[dict[str, Any]]) -> None:
 
 
 # ------------------------------------------------------------------------------ confirm
-def _playout(state: HandState, first: Action, seed: int, hand_points: tuple[int, int],
-             target: int, bots: list[Any]) -> int:
-    """Signed points for the seat to act after ``first`` and the expert playing on."""
-    h = state.clone()
-    seat = h.current
-    h.apply(first)
-    rngs = [random.Random(f"{seed}:0"), random.Random(f"{seed}:1")]
-    steps = 0
-    while not h.is_over and steps < 400:
-        s = h.current
-        ctx = Context(rng=rngs[s], hand_points=hand_points, target=target)
-        h.apply(bots[s].choose(view_of(h, s), ctx))
-        steps += 1
-    o = h.outcome
-    if o is None or o.winner is None:
-        return 0
-    return o.points if o.winner == seat else -o.points
-
-
 def cmd_confirm(args: argparse.Namespace) -> None:
     warmup()
     out = Path(args.out)
@@ -866,8 +850,6 @@ def cmd_confirm(args: argparse.Namespace) -> None:
     have = [json.loads(x) for x in out.read_text().splitlines()] if out.exists() else []
     done_games = {x["game"] for x in have}
     count = len(have)
-    bots = [ExpertBot(), ExpertBot()]
-    sampler = ExpertBot()
     g = args.seed + (max(done_games) + 1 - args.seed if done_games else 0)
     with out.open("a") as f:
         while count < args.positions:
@@ -876,13 +858,18 @@ def cmd_confirm(args: argparse.Namespace) -> None:
             weak_seat = 0 if a == weak else 1
             rec = play_record(a, b, g)
             game = read_record(rec)
-            r = review_game(game, (weak_seat,), None, ReviewBudget(args.worlds))
+            r = review_game(game, (weak_seat,), None,
+                            ReviewBudget(args.worlds, args.confirm, args.judge))
             for deal, d_in in zip(r.deals, game.deals, strict=True):
                 for d in deal.decisions:
                     if d.grade not in ("mistake", "blunder") or count >= args.positions:
                         continue
-                    res = _confirm_one(d_in, d, bots, sampler, args.samples, args.truth)
-                    res.update(_fresh(d_in, d, args.worlds))
+                    res = _confirm_one(d_in, d, 0x5A17 + 1_000_003 * g + 1009 * d.number
+                                       + d.index, args.samples, args.truth)
+                    if not args.confirm:
+                        res.update(_fresh(d_in, d, args.worlds))
+                    elif d.confirmation is not None:
+                        res["confirmation"] = d.confirmation.to_json()
                     res.update({"game": g, "levels": [a, b], "grade": d.grade,
                                 "hand": d.number, "index": d.index,
                                 "graded_drop": d.drop, "graded_drop_points": d.drop_points,
@@ -890,52 +877,51 @@ def cmd_confirm(args: argparse.Namespace) -> None:
                     f.write(json.dumps(res) + "\n")
                     f.flush()
                     count += 1
+            searched = [d for deal in r.deals for d in deal.decisions
+                        if (d.grade if d.confirmation is None else d.confirmation.search_grade)
+                        in ("mistake", "blunder")]
+            with Path(f"{out}.games").open("a") as gf:
+                gf.write(json.dumps({"game": g, "decisions": sum(len(x.decisions)
+                                                                 for x in r.deals),
+                                     "searched": len(searched),
+                                     "kept": sum(d.grade in ("mistake", "blunder")
+                                                 for d in searched)}) + "\n")
             print(f"game {g}: {count} positions", file=sys.stderr)
             g += 1
 
 
-def _confirm_one(d_in: Any, d: Any, bots: list[Any], sampler: ExpertBot,
-                 samples: int, truth: bool = False) -> dict[str, Any]:
+def _confirm_one(d_in: Any, d: Any, seed: int, samples: int, truth: bool = False
+                 ) -> dict[str, Any]:
     """Play out the best move and the move played from ``samples`` worlds sampled from the
     seat's view (the search's own sampler), the ``expert`` continuing both seats with the same
-    random sources for both moves; per world the difference in the chance of winning the game
-    (best - played) and in points. ``truth``: the same from the true hidden cards, the stock
-    reshuffled per play-out."""
-    h = HandState(d_in.rules, d_in.dealer, d_in.deck)
-    for a in d_in.actions[:d.index]:
-        h.apply(Action.parse(a))
+    random sources for both moves (:func:`ginrummy.bots.review.playout_drops`, seeded by
+    ``seed``: other worlds than a review's confirmation samples); per world the difference in
+    the chance of winning the game (best - played) and in points. ``truth``: the same from the
+    true hidden cards, the stock reshuffled per play-out."""
+    h = position_at(d_in, d.index)
     seat = h.current
-    view = view_of(h, seat)
     hp = d_in.hand_points
-    score = TwoPlayerScore(d_in.rules, hp[seat], hp[1 - seat])
-    worlds = sampler.sample_worlds(view, Context(rng=random.Random(d.index * 7 + 1)), samples)
-    assert worlds is not None
-    opp_hands, stocks = worlds
+    score = d_in.scores[seat]
     played, best = d.played.action, d.best.action
-    diffs_w, diffs_p, truth_w = [], [], []
-    for w in range(samples):
-        s = h.clone()
-        s.hands[1 - seat] = int(opp_hands[w])
-        s.deck = tuple(s.deck[:s.stock_pos]) + tuple(int(c) for c in stocks[w])
-        pb = _playout(s, best, w, hp, d_in.target, bots)
-        pp = _playout(s, played, w, hp, d_in.target, bots)
-        wb, wp = score.win_chance(np.array([pb, pp]))
-        diffs_w.append(round(float(wb - wp), 5))
-        diffs_p.append(pb - pp)
-        if truth:  # the true hidden cards, the stock reshuffled
+    measured = playout_drops(h, best, played, score, seed, samples, "expert", hp, d_in.target)
+    assert measured is not None
+    win, pts = measured
+    out: dict[str, Any] = {"measured_drop": float(win.mean()),
+                           "measured_drop_points": float(pts.mean()),
+                           "samples": samples, "diffs": [round(float(x), 5) for x in win],
+                           "diffs_points": [int(x) for x in pts], "kind": d.kind, "z": d.z}
+    if truth:  # the true hidden cards, the stock reshuffled
+        bots = [ExpertBot(), ExpertBot()]
+        truth_w = []
+        for w in range(samples):
             t = h.clone()
             stock = list(t.deck[t.stock_pos:])
             random.Random(w).shuffle(stock)
             t.deck = tuple(t.deck[:t.stock_pos]) + tuple(stock)
-            tb = _playout(t, best, w, hp, d_in.target, bots)
-            tp = _playout(t, played, w, hp, d_in.target, bots)
+            tb = play_out(t, best, f"truth:{w}", bots, hp, d_in.target)
+            tp = play_out(t, played, f"truth:{w}", bots, hp, d_in.target)
             twb, twp = score.win_chance(np.array([tb, tp]))
             truth_w.append(float(twb - twp))
-    out: dict[str, Any] = {"measured_drop": statistics.mean(diffs_w),
-                           "measured_drop_points": statistics.mean(diffs_p),
-                           "samples": samples, "diffs": diffs_w, "diffs_points": diffs_p,
-                           "kind": d.kind, "z": d.z}
-    if truth:
         out["truth_drop"] = statistics.mean(truth_w)
     return out
 
@@ -1099,6 +1085,9 @@ def main() -> None:
     k.add_argument("--truth", action="store_true",
                    help="also play out from the true hidden cards (twice the cost)")
     k.add_argument("--worlds", type=int, default=DEFAULT_BUDGET.worlds)
+    k.add_argument("--confirm", type=int, default=0,
+                   help="the review confirms its mistakes by this many play-outs (0: none)")
+    k.add_argument("--judge", default="expert-light", help="who plays those play-outs")
     k.add_argument("--seed", type=int, default=50000)
     k.add_argument("--out", required=True)
     k.set_defaults(func=cmd_confirm)

@@ -11,6 +11,8 @@ The layers, each in its own module:
   sampled worlds, seeded from the revealed salt and the view only;
 * :mod:`~ginrummy.bots.review.grades`, :mod:`~ginrummy.bots.review.notes`,
   :mod:`~ginrummy.bots.review.decision`: the grade, the facts behind it, the graded decision;
+* :mod:`~ginrummy.bots.review.confirm`: a decision the search grades a mistake or a blunder
+  measured again by play-outs with a judge at both seats (:attr:`ReviewBudget.confirm`);
 * :mod:`~ginrummy.bots.review.luck`: what the cards brought against average cards;
 * :mod:`~ginrummy.bots.review.deal`: one finished deal (:class:`DealInput`, the per-deal
   interface every form plugs into), :func:`review_deal`;
@@ -25,9 +27,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 
 from ..expert import ExpertBot
+from .confirm import CONFIRMED_GRADES, JUDGES, confirm_decision, playout_drops
 from .deal import DealInput, grade_moves, position_at, review_deal
 from .grades import ACCURACY_SCALE, GRADES, THRESHOLDS, Z_MIN, accuracy_of, grade_of
 from .model import (
+    Confirmation,
     DealReview,
     Decision,
     GameReview,
@@ -54,7 +58,8 @@ __all__ = ["review_record", "review_game", "review_deal", "read_record", "DealIn
            "TwoPlayerScore", "FormScore", "score_context",
            "GameReview", "DealReview", "Decision", "LuckEvent", "MoveValue", "Note",
            "SeatSummary", "TurningPoint", "PositionValues", "evaluate_position",
-           "decision_seed", "GRADES", "THRESHOLDS", "Z_MIN", "ACCURACY_SCALE", "grade_of",
+           "decision_seed", "Confirmation", "CONFIRMED_GRADES", "JUDGES", "confirm_decision",
+           "playout_drops", "GRADES", "THRESHOLDS", "Z_MIN", "ACCURACY_SCALE", "grade_of",
            "accuracy_of", "summarize_seat", "turning_points"]
 
 
@@ -98,7 +103,15 @@ def review_game(game: GameToReview, seats: Collection[int] = (0, 1),
     return GameReview(game.scoring, game.rules_json, deals,
                       tuple(summarize_seat(deals, s) for s in sorted(seats)),
                       turning_points(deals), game.complete and hands is None,
-                      {"worlds": budget.worlds}, game.ratings)
+                      _search(budget), game.ratings)
+
+
+def _search(budget: ReviewBudget) -> dict[str, object]:
+    """How the review searched: ``{"worlds"}``, with ``"confirm"`` and ``"judge"`` when it
+    confirmed the search's mistakes by play-outs."""
+    if budget.confirm == 0:
+        return {"worlds": budget.worlds}
+    return {"worlds": budget.worlds, "confirm": budget.confirm, "judge": budget.judge}
 
 
 def _steps(progress: Callable[[int, int], None], before: int, total: int

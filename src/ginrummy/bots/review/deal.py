@@ -22,6 +22,7 @@ from ...replay import HandNotOverError
 from ...rules import Rules
 from ...views import PlayerView, view_of
 from ..expert import ExpertBot
+from .confirm import confirm_decision
 from .decision import grade_decision
 from .luck import move_value, policy_value
 from .model import DealReview, Decision, LuckEvent
@@ -105,9 +106,10 @@ def review_deal(deal: DealInput, seats: Collection[int] = (0, 1),
                 values = _values(deal, h, view, i, act, score, budget, bot)
                 if values is not None:
                     if real:
-                        decisions.append(grade_decision(
+                        seed = decision_seed(deal.salt, deal.number, seat, i, view)
+                        decisions.append(_confirmed(deal, h, grade_decision(
                             view, values, act, deal.number, i, deal.hand_points, deal.target,
-                            decision_seed(deal.salt, deal.number, seat, i, view)))
+                            seed), score, seed, budget))
                     luck.extend(_luck(deal, view, i, values, act, score, first_seen,
                                       stock_before, real))
         h.apply(act)
@@ -168,9 +170,20 @@ def grade_moves(deal: DealInput, index: int, budget: ReviewBudget = DEFAULT_BUDG
     if values is None:  # pragma: no cover - a view made by the engine adds up
         return ()
     seed = decision_seed(deal.salt, deal.number, view.seat, index, view)
-    graded = [grade_decision(view, values, m, deal.number, index, deal.hand_points, deal.target,
-                             seed) for m in values.moves]
+    graded = [_confirmed(deal, h, grade_decision(view, values, m, deal.number, index,
+                                                 deal.hand_points, deal.target, seed),
+                         deal.scores[view.seat], seed, budget) for m in values.moves]
     return tuple(replace(d, seat=deal.players[d.seat]) for d in graded)
+
+
+def _confirmed(deal: DealInput, h: HandState, d: Decision, score: ScoreContext, seed: int,
+               budget: ReviewBudget) -> Decision:
+    """``d`` confirmed by play-outs when ``budget`` asks for them
+    (:func:`~ginrummy.bots.review.confirm.confirm_decision`)."""
+    if budget.confirm == 0:
+        return d
+    return confirm_decision(d, h, score, seed, budget.confirm, budget.judge, deal.hand_points,
+                            deal.target)
 
 
 def _values(deal: DealInput, h: HandState, view: PlayerView, i: int, act: Action,

@@ -11,8 +11,8 @@ from ...actions import Action
 from ...cards import card_text
 from ..hints import Hint
 
-__all__ = ["MoveValue", "Note", "Decision", "LuckEvent", "DealReview", "SeatSummary",
-           "TurningPoint", "GameReview"]
+__all__ = ["MoveValue", "Note", "Confirmation", "Decision", "LuckEvent", "DealReview",
+           "SeatSummary", "TurningPoint", "GameReview"]
 
 
 def _r(x: float, n: int = 4) -> float:
@@ -54,6 +54,37 @@ class Note:
 
 
 @dataclass(frozen=True, slots=True)
+class Confirmation:
+    """The play-outs that confirmed (or not) a decision the search graded a mistake or a blunder
+    (:mod:`ginrummy.bots.review.confirm`).
+
+    :ivar playouts: worlds played out (each move once in each).
+    :ivar judge: the bot that played both seats (a name of
+        :data:`~ginrummy.bots.review.confirm.JUDGES`).
+    :ivar drop: mean over the worlds of the chance of winning the game (0..1) after the best
+        move minus after the move played; ``drop_points`` the same in hand points;
+        ``z`` the drop in standard errors (paired over the worlds; 99 when every world agrees).
+    :ivar search_drop: the search's drop; ``search_grade`` its grade before the play-outs.
+    """
+
+    playouts: int
+    judge: str
+    drop: float
+    drop_points: float
+    z: float
+    search_drop: float
+    search_grade: str
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"playouts", "judge", "drop", "drop_points", "z", "search_drop",
+        "search_grade"}``."""
+        return {"playouts": self.playouts, "judge": self.judge, "drop": _r(self.drop),
+                "drop_points": _r(self.drop_points, 2), "z": _r(min(self.z, 99.0), 2),
+                "search_drop": _r(self.search_drop), "search_grade": self.search_grade}
+
+
+
+@dataclass(frozen=True, slots=True)
 class Decision:
     """One graded decision of a seat.
 
@@ -72,6 +103,9 @@ class Decision:
     :ivar notes: facts behind the grade; ``best_hint`` / ``played_hint`` the hint's explanation
         of each move (:mod:`ginrummy.bots.hints`, the same reasons and numbers), None when the
         move played is the best (then only ``played_hint``).
+    :ivar confirmation: the play-outs that re-measured ``drop``, ``drop_points``, ``z``,
+        ``grade`` and ``accuracy`` (:mod:`ginrummy.bots.review.confirm`); None when the search's
+        are kept (not a mistake or blunder by the search, or a review without play-outs).
     """
 
     number: int
@@ -90,6 +124,7 @@ class Decision:
     notes: tuple[Note, ...]
     played_hint: Hint | None
     best_hint: Hint | None
+    confirmation: Confirmation | None = None
 
     @property
     def is_best(self) -> bool:
@@ -98,7 +133,7 @@ class Decision:
     def to_json(self) -> dict[str, Any]:
         """``{"hand", "index", "step", "seat", "kind", "played", "best", "moves", "drop",
         "drop_points", "z", "grade", "accuracy", "deadwood", "notes", "played_hint",
-        "best_hint"}``."""
+        "best_hint", "confirmation"}``."""
         return {"hand": self.number, "index": self.index, "step": self.index + 1,
                 "seat": self.seat, "kind": self.kind, "played": self.played.to_json(),
                 "best": self.best.to_json(), "moves": [m.to_json() for m in self.moves],
@@ -107,7 +142,9 @@ class Decision:
                 "accuracy": _r(self.accuracy, 1), "deadwood": self.deadwood,
                 "notes": [n.to_json() for n in self.notes],
                 "played_hint": None if self.played_hint is None else self.played_hint.to_json(),
-                "best_hint": None if self.best_hint is None else self.best_hint.to_json()}
+                "best_hint": None if self.best_hint is None else self.best_hint.to_json(),
+                "confirmation": None if self.confirmation is None
+                else self.confirmation.to_json()}
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,13 +47,24 @@ class ReviewBudget:
 
     :ivar worlds: sampled worlds per decision; every candidate move is played out in each
         (a decision with 11 candidates costs 11 x ``worlds`` rollouts).
+    :ivar confirm: play-outs (worlds) that re-measure each decision the search grades a
+        mistake or a blunder (:mod:`ginrummy.bots.review.confirm`), ``judge`` playing both
+        seats; 0: none (the search's grades are kept).
     """
 
     worlds: int = 192
+    confirm: int = 0
+    judge: str = "expert-light"
 
     def __post_init__(self) -> None:
         if not isinstance(self.worlds, int) or self.worlds < 2:
             raise ValueError("a review needs at least 2 worlds per decision")
+        if not isinstance(self.confirm, int) or self.confirm == 1 or self.confirm < 0:
+            raise ValueError("a review confirms with 0 (none) or at least 2 play-outs")
+        from .confirm import JUDGES  # confirm imports this module
+
+        if self.judge not in JUDGES:
+            raise ValueError(f"no judge {self.judge!r} (one of {', '.join(JUDGES)})")
 
 
 #: the review's default search (benchmarks/results/review-*.md measures its speed)

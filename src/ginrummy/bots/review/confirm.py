@@ -1,0 +1,190 @@
+"""A graded mistake confirmed by playing it out: the move played and the best move, each
+played to the end of the deal by a judge at both seats in worlds sampled from the deciding
+seat's view.
+
+The review's search (:mod:`ginrummy.bots.review.position`) values moves by rollouts in which
+both seats play the rollout kernel's fixed policies; those cannot recover from a poor move the
+way the ``expert`` does, so the search sees moves further apart than they are under expert
+play (benchmarks/results/review-confirm-2026-12-06.md: the drop it grades is about 1.5 times
+what play-outs by the ``expert`` measure, most of all for the draw). A confirmation measures
+the drop again the way that benchmark does, with a judge playing on:
+
+* ``playouts`` worlds (the opponent's hidden hand and the stock order) are sampled from the
+  seat's view by the search's own sampler
+  (:meth:`~ginrummy.bots.expert.ExpertBot.sample_worlds`), seeded from the decision's seed
+  (:func:`~ginrummy.bots.review.position.decision_seed`: the revealed salt and what the seat
+  saw), never from a hidden card;
+* in each world the best move and the move played are each played out by the judge at both
+  seats, with the same random sources for both moves (paired); the opponent's past stock draws
+  are hidden from it as they were from the seat (R-3.4): in a sampled world its hand is not
+  the one it drew;
+* each play-out's signed deal points become the seat's chance of winning the game by its
+  :class:`~ginrummy.bots.review.score.ScoreContext`; the drop is the mean over the worlds of
+  best minus played, ``z`` its paired standard errors.
+
+The judge (:data:`JUDGES`): ``expert-light``, the ``expert`` with 300 rollouts a decision
+(min 15, max 75 worlds a candidate) instead of 1,800, whose play-outs measured much what the
+full ``expert``'s do at about a sixth of the cost (the pilot in the results file above).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Final
+
+import numpy as np
+
+from ...actions import Action, ActionKind
+from ...errors import GinRummyError
+from ...hand import Event, HandState
+from ...views import view_of
+from ..base import Bot, Context
+from ..expert import ExpertBot
+from ..heuristic import HardBot
+from .grades import accuracy_of, grade_of
+from .model import Confirmation, Decision
+from .score import ScoreContext
+
+__all__ = ["JUDGES", "CONFIRMED_GRADES", "confirm_decision", "playout_drops", "play_out",
+           "paired_stats", "light_expert", "MAX_STEPS"]
+
+#: a play-out that has not ended after this many actions counts as a dead hand (none has:
+#: R-8.2 ends every deal with the stock)
+MAX_STEPS: Final = 400
+
+
+def light_expert() -> ExpertBot:
+    """The ``expert`` with a sixth of its search: 300 rollouts a decision, 15 to 75 worlds a
+    candidate (the default judge of a confirmation)."""
+    bot = ExpertBot()
+    bot.rollouts, bot.min_worlds, bot.max_worlds = 300, 15, 75
+    return bot
+
+
+#: the judges a confirmation may play on with, by name: a new bot per seat and play-out set.
+JUDGES: Final[dict[str, Callable[[], Bot]]] = {
+    "expert-light": light_expert,
+    "expert": ExpertBot,
+    "hard": HardBot,
+}
+
+
+def _world(h: HandState, seat: int, opp_hand: int, stock: np.ndarray) -> HandState:
+    """``h`` with the opponent's hand and the stock of one sampled world, and the opponent's
+    stock draws hidden from its own record (its hand there is not the one it drew)."""
+    w = h.clone()
+    opp = 1 - seat
+    w.hands[opp] = int(opp_hand)
+    w.deck = tuple(w.deck[:w.stock_pos]) + tuple(int(c) for c in stock)
+    w.history = [Event(e.seat, e.action, None)
+                 if e.seat == opp and e.action.kind is ActionKind.DRAW_STOCK else e
+                 for e in w.history]
+    return w
+
+
+def play_out(w: HandState, first: Action, seed: str, bots: list[Bot],
+              hand_points: tuple[int, int] | None, target: int) -> int:
+    """Signed deal points for the seat to act in ``w`` after it plays ``first`` and ``bots``
+    play both seats to the end of the deal (random sources from ``seed``)."""
+    h = w.clone()
+    seat = h.current
+    h.apply(first)
+    rngs = [random.Random(f"{seed}:0"), random.Random(f"{seed}:1")]
+    steps = 0
+    while not h.is_over and steps < MAX_STEPS:
+        s = h.current
+        h.apply(bots[s].choose(view_of(h, s),
+                               Context(rng=rngs[s], hand_points=hand_points, target=target)))
+        steps += 1
+    o = h.outcome
+    if o is None or o.winner is None:
+        return 0
+    return o.points if o.winner == seat else -o.points
+
+
+def playout_drops(h: HandState, best: Action, played: Action, score: ScoreContext, seed: int,
+                  playouts: int, judge: str = "expert-light",
+                  hand_points: tuple[int, int] | None = None, target: int = 100,
+                  sampler: ExpertBot | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per sampled world, the seat's chance of winning the game after ``best`` minus after
+    ``played``, and the same in signed deal points (see the module docstring).
+
+    :param h: the deal before the decision (:func:`~ginrummy.bots.review.position_at`); only
+        what its seat to act can see is used: the opponent's hand and the stock are sampled.
+    :param score: that seat's score context; ``seed`` the decision's seed.
+    :param hand_points: by engine seat, and ``target``: the bots' game score.
+    :returns: two arrays of shape (``playouts``,), float64 and int64; None when the view's card
+        counts do not add up (a view not made by the engine).
+    :raises KeyError: ``judge`` is not one of :data:`JUDGES`.
+    :raises ValueError: ``playouts`` < 2, or a move is not legal there.
+    """
+    if playouts < 2:
+        raise ValueError("a confirmation needs at least 2 play-outs")
+    make = JUDGES[judge]
+    seat = h.current
+    view = view_of(h, seat)
+    for m in (best, played):
+        try:
+            h.clone().apply(m)
+        except GinRummyError as e:
+            raise ValueError(f"{m.text!r} is not a legal move of this position: {e}") from e
+    sampler = sampler if sampler is not None else ExpertBot()
+    rng = random.Random(seed ^ 0xC0F1)
+    worlds = sampler.sample_worlds(view, Context(rng=rng), playouts)
+    if worlds is None:
+        return None
+    opp_hands, stocks = worlds
+    bots = [make(), make()]
+    pts = np.zeros((2, playouts), dtype=np.int64)
+    for i in range(playouts):
+        w = _world(h, seat, int(opp_hands[i]), stocks[i])
+        for row, move in enumerate((best, played)):
+            pts[row, i] = play_out(w, move, f"{seed}:{i}", bots, hand_points, target)
+    win = score.win_chance(pts)
+    return win[0] - win[1], pts[0] - pts[1]
+
+
+def paired_stats(diffs: np.ndarray) -> tuple[float, float]:
+    """The mean of ``diffs`` and its value in standard errors, at most 99 (99 when all are
+    equal and the mean is positive, 0 when it is not positive)."""
+    mean = float(diffs.mean())
+    sd = float(diffs.std(ddof=1)) if len(diffs) > 1 else 0.0
+    if sd <= 1e-12:
+        return mean, 99.0 if mean > 0 else 0.0
+    return mean, max(-99.0, min(99.0, mean / (sd / float(np.sqrt(len(diffs))))))
+
+
+#: the search's grades a confirmation re-measures (with :attr:`ReviewBudget.confirm` > 0)
+CONFIRMED_GRADES: Final = ("mistake", "blunder")
+
+
+def confirm_decision(decision: Decision, h: HandState, score: ScoreContext, seed: int,
+                     playouts: int, judge: str = "expert-light",
+                     hand_points: tuple[int, int] | None = None,
+                     target: int = 100) -> Decision:
+    """``decision`` graded again on play-outs (:func:`playout_drops`) when the search graded
+    it one of :data:`CONFIRMED_GRADES`: its ``drop``, ``drop_points``, ``z``, ``grade`` and
+    ``accuracy`` become the play-outs' (:func:`~ginrummy.bots.review.grades.grade_of`: a drop
+    under 2 standard errors of the play-outs is ``good``), the search's kept in its
+    ``confirmation``. Any other decision is returned as it is.
+
+    :param h: the deal before the decision; ``score`` its seat's score context, ``seed`` the
+        decision's seed (:func:`~ginrummy.bots.review.position.decision_seed`).
+    :raises KeyError, ValueError: as :func:`playout_drops`.
+    """
+    if decision.grade not in CONFIRMED_GRADES:
+        return decision
+    measured = playout_drops(h, decision.best.action, decision.played.action, score, seed,
+                             playouts, judge, hand_points, target)
+    if measured is None:  # pragma: no cover - a position made by the engine adds up
+        return decision
+    win, points = measured
+    drop, z = paired_stats(win)
+    kept = max(0.0, drop)
+    grade = grade_of(False, kept, z)
+    return replace(decision, drop=kept, drop_points=float(points.mean()), z=z, grade=grade,
+                   accuracy=accuracy_of(kept),
+                   confirmation=Confirmation(playouts, judge, drop, float(points.mean()), z,
+                                             decision.drop, decision.grade))
