@@ -1,6 +1,6 @@
 """``ginrummy review RECORD.json`` (issue 20): the readable review, ``--json``, ``--seat``,
-``--hand``, and bad input (one line ``error: ...``, exit status 2). Small searches
-(``--worlds 16``) keep it fast."""
+``--hand``, ``--confirm``, and bad input (one line ``error: ...``, exit status 2). Small
+searches (``--worlds 16``) and no play-outs unless tested keep it fast."""
 
 from __future__ import annotations
 
@@ -27,7 +27,8 @@ def record() -> dict[str, Any]:
 
 
 def run(*args: str, input: str | None = None) -> Any:
-    return runner.invoke(cli.app, ["review", "--worlds", "16", *args], input=input)
+    return runner.invoke(cli.app, ["review", "--worlds", "16", "--confirm", "0", *args],
+                         input=input)
 
 
 def bad(r: Any, message: str) -> None:
@@ -95,6 +96,32 @@ def test_bad_input_is_one_line_and_status_2(tmp_path: Path, record: dict[str, An
     bad(run("-", input=json.dumps(broken)), "hand 1")
     empty = {**record, "hands": []}
     bad(run("-", input=json.dumps(empty)), "no finished hand")
+
+
+def test_confirm_plays_the_searchs_mistakes_out(record: dict[str, Any]) -> None:
+    """--confirm: each decision the search graded a mistake or a blunder carries its play-outs
+    and is graded on them; the readable line says so; a bad count or judge is refused."""
+    data = json.dumps(record)
+    plain = json.loads(run("--json", "-", input=data).stdout)
+    r = run("--json", "--confirm", "4", "--judge", "hard", "-", input=data)
+    assert r.exit_code == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["budget"] == {"worlds": 16, "confirm": 4, "judge": "hard"}
+    before = [d for h in plain["hands"] for d in h["decisions"]]
+    after = [d for h in out["hands"] for d in h["decisions"]]
+    flagged = [(b, a) for b, a in zip(before, after, strict=True)
+               if b["grade"] in ("mistake", "blunder")]
+    assert flagged, "no mistake by the search in this record: pick another seed"
+    for b, a in zip(before, after, strict=True):
+        if b["grade"] in ("mistake", "blunder"):
+            assert a["confirmation"]["playouts"] == 4
+            assert a["confirmation"]["search_grade"] == b["grade"]
+        else:
+            assert a == b
+    text = run("--all", "--confirm", "4", "--judge", "hard", "-", input=data).stdout
+    assert text.count("play-outs; the search said ") == len(flagged)
+    bad(run("--confirm", "1", "-", input=data), "--confirm")
+    bad(run("--confirm", "4", "--judge", "nobody", "-", input=data), "--judge")
 
 
 def test_a_three_player_record_is_reviewed_per_player() -> None:

@@ -60,6 +60,29 @@ def test_each_move_of_a_decision_is_graded_as_the_review_grades_the_move_played(
             assert (other.grade == "best") == same_move(other.played.action, d.best.action)
 
 
+def test_a_confirmed_grade_is_the_same_in_the_review_and_in_its_exercise(
+        kernel_ready: None) -> None:
+    """With play-outs (ReviewBudget.confirm), the move played gets in the exercise the grade,
+    drop and play-outs the review gave it; every other move the search graded a mistake or a
+    blunder carries its own play-outs."""
+    budget = ReviewBudget(SMALL.worlds, confirm=4, judge="hard")
+    rec = play_record("easy", "expert", seed=25, max_deals=3)
+    deal_of = {d.number: d for d in read_record(rec).deals}
+    review = review_record(rec, seats=(0,), budget=budget)
+    confirmed = [d for h in review.deals for d in h.decisions if d.confirmation is not None]
+    assert confirmed, "no decision of this game was confirmed: pick another seed"
+    for d in confirmed[:3]:
+        graded = grade_moves(deal_of[d.number], d.index, budget)
+        mine = [g for g in graded if same_move(g.played.action, d.played.action)]
+        assert len(mine) == 1 and mine[0] == d
+        for g in graded:
+            if g.confirmation is None:
+                assert g.grade in ("best", "good", "inaccuracy")
+            else:
+                assert g.confirmation.playouts == 4
+                assert g.confirmation.search_grade in ("mistake", "blunder")
+
+
 def test_a_forced_move_is_no_exercise() -> None:
     rules = Rules.preset("standard")
     scores = {0: TwoPlayerScore(rules, 0, 0), 1: TwoPlayerScore(rules, 0, 0)}

@@ -23,7 +23,10 @@ FILE (or - for stdin) is the JSON of GET /api/games/{id}/record (what ginrummy v
 an engine game record, of any form: two players (standard, pagat, eaai, oklahoma, straight),
 Hollywood (the chance of winning the match), three players (the race) or partnership (the
 team's chance). Seats are the record's players: 0 and 1 with two players, 0-2 with three, 0-3
-in partnership (each in the hands it played). Only finished hands are reviewed. Bad input: one
+in partnership (each in the hands it played). Each decision the search grades a mistake or a
+blunder is then played out both ways (--confirm) and graded on those play-outs, which the
+expert's own play agrees with more often than with the search's rollouts (docs/review.md).
+Only finished hands are reviewed. Bad input: one
 line 'error: ...' and exit status 2. The same record always gets the same review."""
 
 _GRADE_MARK = {"best": "!", "good": " ", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -54,6 +57,15 @@ def review(
     worlds: Annotated[int, typer.Option("--worlds", min=2, max=4096,
                                         help="Sampled worlds per decision (the search's "
                                              "depth).")] = 192,
+    confirm: Annotated[int, typer.Option(
+        "--confirm", min=0, max=4096,
+        help="Play-outs that measure again each decision the search grades a mistake or a "
+             "blunder, the judge playing both seats from worlds sampled from what the seat "
+             "saw; the grade is then theirs (docs/review.md). 0: the search's grades (faster)."
+    )] = 32,
+    judge: Annotated[str, typer.Option(
+        "--judge", help="Who plays those play-outs: expert-light, expert or hard.")]
+    = "expert-light",
     json_out: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")] = False,
     ratings: Annotated[str | None, typer.Option(
         "--ratings", metavar="R0,R1", show_default=False,
@@ -62,7 +74,7 @@ def review(
              "later deals are then valued as won in proportion to them; default: as even.")]
     = None,
 ) -> None:
-    from ..bots.review import ReviewBudget, read_record, review_game
+    from ..bots.review import JUDGES, ReviewBudget, read_record, review_game
 
     with bad_input():
         if source is None:
@@ -74,7 +86,12 @@ def review(
         if seat is not None and seat >= game.players:
             fail(f"--seat {seat}: this table's players are 0..{game.players - 1}")
         seats = tuple(range(game.players)) if seat is None else (seat,)
-        result = review_game(game, seats, set(hand) if hand else None, ReviewBudget(worlds))
+        if confirm == 1:
+            fail("--confirm: 0 (none) or at least 2 play-outs")
+        if judge not in JUDGES:
+            fail(f"--judge: {judge!r} is not one of {', '.join(JUDGES)}")
+        result = review_game(game, seats, set(hand) if hand else None,
+                             ReviewBudget(worlds, confirm, judge))
     out = result.to_json()
     if json_out:
         typer.echo(json.dumps(out))
@@ -122,6 +139,9 @@ def decision_line(d: dict[str, Any]) -> str:
     if d["grade"] != "best":
         line += (f"  {_chance(-d['drop'])} to win, {_signed(-d['drop_points'])} points;"
                  f" best: {d['best']['action']}")
+    c = d.get("confirmation")
+    if c is not None:
+        line += f"  [{c['playouts']} play-outs; the search said {c['search_grade']}]"
     return line
 
 
@@ -210,6 +230,10 @@ def _rich(console: Any, out: dict[str, Any], every: bool) -> None:
                           _signed(-d["drop_points"]) if best else "",
                           d["best"]["action"] if best else "")
             words = decision_words(d)
+            c = d.get("confirmation")
+            if c is not None:
+                words = (words + " " if words else "") + \
+                    f"[{c['playouts']} play-outs; the search said {c['search_grade']}]"
             if words:
                 table.add_row("", "", Text(words, style="dim"), "", "", "", "")
         body: Any = table if shown else Text("no inaccuracy, mistake or blunder", style="dim")

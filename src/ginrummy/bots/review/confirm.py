@@ -30,7 +30,7 @@ full ``expert``'s do at about a sixth of the cost (the pilot in the results file
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Final
 
@@ -47,8 +47,9 @@ from .grades import accuracy_of, grade_of
 from .model import Confirmation, Decision
 from .score import ScoreContext
 
-__all__ = ["JUDGES", "CONFIRMED_GRADES", "confirm_decision", "playout_drops", "play_out",
-           "paired_stats", "light_expert", "MAX_STEPS"]
+__all__ = ["JUDGES", "CONFIRMED_GRADES", "confirm_decision", "confirm_decisions",
+           "playout_points", "playout_drops", "play_out", "paired_stats", "light_expert",
+           "MAX_STEPS"]
 
 #: a play-out that has not ended after this many actions counts as a dead hand (none has:
 #: R-8.2 ends every deal with the stock)
@@ -104,19 +105,19 @@ def play_out(w: HandState, first: Action, seed: str, bots: list[Bot],
     return o.points if o.winner == seat else -o.points
 
 
-def playout_drops(h: HandState, best: Action, played: Action, score: ScoreContext, seed: int,
-                  playouts: int, judge: str = "expert-light",
-                  hand_points: tuple[int, int] | None = None, target: int = 100,
-                  sampler: ExpertBot | None = None) -> tuple[np.ndarray, np.ndarray] | None:
-    """Per sampled world, the seat's chance of winning the game after ``best`` minus after
-    ``played``, and the same in signed deal points (see the module docstring).
+def playout_points(h: HandState, moves: Sequence[Action], seed: int, playouts: int,
+                   judge: str = "expert-light", hand_points: tuple[int, int] | None = None,
+                   target: int = 100, sampler: ExpertBot | None = None) -> np.ndarray | None:
+    """Each of ``moves`` played out in the same ``playouts`` worlds sampled from the view of
+    the seat to act in ``h``, with the same random sources for every move (see the module
+    docstring): the signed deal points for that seat, int64, shape (len(moves), playouts). A
+    move's row depends only on the move, ``h``'s view and ``seed``, not on the other moves.
 
     :param h: the deal before the decision (:func:`~ginrummy.bots.review.position_at`); only
         what its seat to act can see is used: the opponent's hand and the stock are sampled.
-    :param score: that seat's score context; ``seed`` the decision's seed.
-    :param hand_points: by engine seat, and ``target``: the bots' game score.
-    :returns: two arrays of shape (``playouts``,), float64 and int64; None when the view's card
-        counts do not add up (a view not made by the engine).
+    :param seed: the decision's seed; ``hand_points`` by engine seat and ``target``: the
+        bots' game score.
+    :returns: None when the view's card counts do not add up (a view not made by the engine).
     :raises KeyError: ``judge`` is not one of :data:`JUDGES`.
     :raises ValueError: ``playouts`` < 2, or a move is not legal there.
     """
@@ -125,23 +126,36 @@ def playout_drops(h: HandState, best: Action, played: Action, score: ScoreContex
     make = JUDGES[judge]
     seat = h.current
     view = view_of(h, seat)
-    for m in (best, played):
+    for m in moves:
         try:
             h.clone().apply(m)
         except GinRummyError as e:
             raise ValueError(f"{m.text!r} is not a legal move of this position: {e}") from e
     sampler = sampler if sampler is not None else ExpertBot()
-    rng = random.Random(seed ^ 0xC0F1)
-    worlds = sampler.sample_worlds(view, Context(rng=rng), playouts)
+    worlds = sampler.sample_worlds(view, Context(rng=random.Random(seed ^ 0xC0F1)), playouts)
     if worlds is None:
         return None
     opp_hands, stocks = worlds
     bots = [make(), make()]
-    pts = np.zeros((2, playouts), dtype=np.int64)
+    pts = np.zeros((len(moves), playouts), dtype=np.int64)
     for i in range(playouts):
         w = _world(h, seat, int(opp_hands[i]), stocks[i])
-        for row, move in enumerate((best, played)):
+        for row, move in enumerate(moves):
             pts[row, i] = play_out(w, move, f"{seed}:{i}", bots, hand_points, target)
+    return pts
+
+
+def playout_drops(h: HandState, best: Action, played: Action, score: ScoreContext, seed: int,
+                  playouts: int, judge: str = "expert-light",
+                  hand_points: tuple[int, int] | None = None, target: int = 100,
+                  sampler: ExpertBot | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per sampled world (:func:`playout_points`), the seat's chance of winning the game after
+    ``best`` minus after ``played`` (``score``: its score context), and the same in signed
+    deal points: two arrays of shape (``playouts``,), float64 and int64; None, and errors,
+    as :func:`playout_points`."""
+    pts = playout_points(h, (best, played), seed, playouts, judge, hand_points, target, sampler)
+    if pts is None:
+        return None
     win = score.win_chance(pts)
     return win[0] - win[1], pts[0] - pts[1]
 
@@ -164,27 +178,47 @@ def confirm_decision(decision: Decision, h: HandState, score: ScoreContext, seed
                      playouts: int, judge: str = "expert-light",
                      hand_points: tuple[int, int] | None = None,
                      target: int = 100) -> Decision:
-    """``decision`` graded again on play-outs (:func:`playout_drops`) when the search graded
-    it one of :data:`CONFIRMED_GRADES`: its ``drop``, ``drop_points``, ``z``, ``grade`` and
+    """``decision`` graded again on play-outs when the search graded it one of
+    :data:`CONFIRMED_GRADES` (:func:`confirm_decisions` of one decision)."""
+    return confirm_decisions((decision,), h, score, seed, playouts, judge, hand_points,
+                             target)[0]
+
+
+def confirm_decisions(decisions: Sequence[Decision], h: HandState, score: ScoreContext,
+                      seed: int, playouts: int, judge: str = "expert-light",
+                      hand_points: tuple[int, int] | None = None,
+                      target: int = 100) -> tuple[Decision, ...]:
+    """``decisions`` of one position (the same best move; each a move that could be played
+    there), each graded again on play-outs (:func:`playout_points`) when the search graded it
+    one of :data:`CONFIRMED_GRADES`: its ``drop``, ``drop_points``, ``z``, ``grade`` and
     ``accuracy`` become the play-outs' (:func:`~ginrummy.bots.review.grades.grade_of`: a drop
     under 2 standard errors of the play-outs is ``good``), the search's kept in its
-    ``confirmation``. Any other decision is returned as it is.
+    ``confirmation``; the others are returned as they are. A best move is played out once
+    for all the decisions it is best of, and a decision gets the same play-outs alone or with
+    others.
 
     :param h: the deal before the decision; ``score`` its seat's score context, ``seed`` the
         decision's seed (:func:`~ginrummy.bots.review.position.decision_seed`).
-    :raises KeyError, ValueError: as :func:`playout_drops`.
+    :raises KeyError, ValueError: as :func:`playout_points`.
     """
-    if decision.grade not in CONFIRMED_GRADES:
-        return decision
-    measured = playout_drops(h, decision.best.action, decision.played.action, score, seed,
+    out = list(decisions)
+    groups: dict[Action, list[int]] = {}  # by best move (one, unless the search ties exactly)
+    for i, d in enumerate(decisions):
+        if d.grade in CONFIRMED_GRADES:
+            groups.setdefault(d.best.action, []).append(i)
+    for best, rows in groups.items():
+        pts = playout_points(h, [best, *(decisions[i].played.action for i in rows)], seed,
                              playouts, judge, hand_points, target)
-    if measured is None:  # pragma: no cover - a position made by the engine adds up
-        return decision
-    win, points = measured
-    drop, z = paired_stats(win)
-    kept = max(0.0, drop)
-    grade = grade_of(False, kept, z)
-    return replace(decision, drop=kept, drop_points=float(points.mean()), z=z, grade=grade,
-                   accuracy=accuracy_of(kept),
-                   confirmation=Confirmation(playouts, judge, drop, float(points.mean()), z,
-                                             decision.drop, decision.grade))
+        if pts is None:  # pragma: no cover - a position made by the engine adds up
+            continue
+        win = score.win_chance(pts)
+        for row, i in enumerate(rows, 1):
+            d = decisions[i]
+            drop, z = paired_stats(win[0] - win[row])
+            points = float((pts[0] - pts[row]).mean())
+            kept = max(0.0, drop)
+            out[i] = replace(d, drop=kept, drop_points=points, z=z,
+                             grade=grade_of(False, kept, z), accuracy=accuracy_of(kept),
+                             confirmation=Confirmation(playouts, judge, drop, points, z, d.drop,
+                                                       d.grade))
+    return tuple(out)

@@ -22,7 +22,7 @@ from ...replay import HandNotOverError
 from ...rules import Rules
 from ...views import PlayerView, view_of
 from ..expert import ExpertBot
-from .confirm import confirm_decision
+from .confirm import confirm_decision, confirm_decisions
 from .decision import grade_decision
 from .luck import move_value, policy_value
 from .model import DealReview, Decision, LuckEvent
@@ -170,9 +170,11 @@ def grade_moves(deal: DealInput, index: int, budget: ReviewBudget = DEFAULT_BUDG
     if values is None:  # pragma: no cover - a view made by the engine adds up
         return ()
     seed = decision_seed(deal.salt, deal.number, view.seat, index, view)
-    graded = [_confirmed(deal, h, grade_decision(view, values, m, deal.number, index,
-                                                 deal.hand_points, deal.target, seed),
-                         deal.scores[view.seat], seed, budget) for m in values.moves]
+    graded = tuple(grade_decision(view, values, m, deal.number, index, deal.hand_points,
+                                  deal.target, seed) for m in values.moves)
+    if budget.confirm:
+        graded = confirm_decisions(graded, h, deal.scores[view.seat], seed, budget.confirm,
+                                   budget.judge, deal.hand_points, deal.target)
     return tuple(replace(d, seat=deal.players[d.seat]) for d in graded)
 
 
