@@ -30,7 +30,7 @@ from ginrummy.web.review.reviews import ReviewSettings
 
 pytestmark = pytest.mark.browser
 
-SMALL = ReviewSettings(workers=1, queue=8, worlds=4, processes=False)
+SMALL = ReviewSettings(workers=1, queue=8, worlds=4, confirm=0, processes=False)
 
 
 class _Secrets:

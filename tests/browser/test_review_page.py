@@ -35,7 +35,7 @@ from ginrummy.web.review.reviews import ReviewSettings
 
 pytestmark = pytest.mark.browser
 
-SMALL = ReviewSettings(workers=1, queue=4, worlds=4, processes=False)
+SMALL = ReviewSettings(workers=1, queue=4, worlds=4, confirm=0, processes=False)
 PERSON = "AS 2S 3S 5H 6H 7H 8D 9D TD KC"
 COMPUTER = "4C 6C 8C TC QC 2H 4H 9H JH KH"
 UPCARD = "JD"

@@ -30,7 +30,7 @@ from ginrummy.web.review.reviews import ReviewSettings
 
 pytestmark = pytest.mark.browser
 
-SMALL = ReviewSettings(workers=1, queue=8, worlds=4, processes=False)
+SMALL = ReviewSettings(workers=1, queue=8, worlds=4, confirm=0, processes=False)
 #: the players' names as seat A (the person) reads them
 NAMES = {0: "You", 1: "Opponent B", 2: "Partner C", 3: "Opponent D"}
 

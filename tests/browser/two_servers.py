@@ -49,7 +49,7 @@ class Process(ServeProcess):
                  hand_over: float | None = None) -> None:
         super().__init__(url, log, env={
             "GINRUMMY_LIVE_LIMITS": "address=100000",
-            "GINRUMMY_REVIEWS": "workers=1,queue=4,worlds=4"})
+            "GINRUMMY_REVIEWS": "workers=1,queue=4,worlds=4,confirm=0"})
         self.chance_file = chance_file
         self.times = [*(["--away", repr(away)] if away is not None else []),
                       *(["--hand-over", repr(hand_over)] if hand_over is not None else [])]

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import {
-  GRADES, GRADE_SYMBOL, accuracyText, actionParts, canTry, decisionFaceUp, decisionSentence, decisionsByPosition,
+  GRADES, GRADE_SYMBOL, accuracyText, actionParts, canTry, confirmationText, decisionFaceUp, decisionSentence, decisionsByPosition,
   exercisePath, gradeSymbol, isFlawed, listedDecisions, moveText, nearestDecision, noteText, percent, pollDelay,
   progressShare, replayAt, reviewPage, reviewPath, reviewRatings, seatOrder, seatSummary, signedPercent, signedPoints,
   timelineMarks, tokenFor, triedView, teamOf, teamGroups, finishedDeals,
@@ -200,4 +200,21 @@ test("a move tried: its grade, whether best, whether as played", () => {
   const same = triedView({ played: "discard 9C", tried: mistake });
   assert.deepEqual([same.best, same.asPlayed, same.symbol], [false, true, "?"]);
   assert.equal(triedView(null), null);
+});
+
+test("a decision checked by play-outs says so, and the first look's grade when they changed it", () => {
+  const d = { grade: "mistake", confirmation: { playouts: 32, judge: "expert-light", drop: 0.04, drop_points: 6, z: 2.5, search_drop: 0.06, search_grade: "blunder" } };
+  assert.equal(confirmationText(d, en), "Checked: both moves played on to the end of the hand 32 times, from what could be seen then (the first look said: Blunder).");
+  const kept = { ...d, confirmation: { ...d.confirmation, search_grade: "mistake" } };
+  assert.equal(confirmationText(kept, en), "Checked: both moves played on to the end of the hand 32 times, from what could be seen then.");
+  assert.equal(confirmationText({ grade: "mistake", confirmation: null }, en), null);
+  assert.equal(confirmationText({ grade: "best" }, en), null);
+  for (const l of LANGUAGES) {
+    const t = makeT(cat[l]);
+    for (const x of [d, kept]) {
+      const text = confirmationText(x, t);
+      assert.match(text, /32/, l);
+      assert.doesNotMatch(text, /\{|\}|undefined|review\./, `${l}: ${text}`);
+    }
+  }
 });

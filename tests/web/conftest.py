@@ -35,7 +35,7 @@ from pg_helpers import fresh_postgres_database  # noqa: E402  (tests/, beside co
 NO_LIMITS = RateLimits(creates=None, requests=None)
 #: reviews in the tests' apps: threads and a small search (docs/api.md "Review"; a test that
 #: needs the worker processes asks for them)
-SMALL_REVIEWS = ReviewSettings(workers=1, queue=16, worlds=4, processes=False)
+SMALL_REVIEWS = ReviewSettings(workers=1, queue=16, worlds=4, confirm=0, processes=False)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -166,7 +166,8 @@ def test_every_documented_code_is_produced(make_client: Callable[..., TestClient
     assert client.post(f"/api/games/{gone.id}/resign", headers=gone.headers).status_code == 200
     note(client.post(f"/api/games/{gone.id}/resign", headers=gone.headers))       # game_over
     # reviews: a pool of one with no queue, its job held; then a job that fails
-    small = make_client(reviews=ReviewSettings(workers=1, queue=0, worlds=4, processes=False))
+    small = make_client(reviews=ReviewSettings(workers=1, queue=0, worlds=4, confirm=0,
+                                               processes=False))
     held = threading.Event()
     monkeypatch.setattr(review_jobs, "review_job", lambda *_a: "{}" if held.wait(60) else "")
     given_up = []

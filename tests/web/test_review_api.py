@@ -17,6 +17,7 @@ import random
 import secrets
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -35,7 +36,7 @@ from ginrummy.hand import HandState
 from ginrummy.rules import Rules
 from ginrummy.web.review.reviews import ReviewSettings
 
-SMALL = ReviewSettings(workers=1, queue=4, worlds=4, processes=False)
+SMALL = ReviewSettings(workers=1, queue=4, worlds=4, confirm=0, processes=False)
 #: the person (the non-dealer) takes the upcard JD and goes gin discarding KC
 PERSON = "AS 2S 3S 5H 6H 7H 8D 9D TD KC"
 COMPUTER = "4C 6C 8C TC QC 2H 4H 9H JH KH"
@@ -150,6 +151,23 @@ def test_a_finished_hand_is_reviewed_once_for_both_seats_as_the_evaluator_does(
     assert again.status_code == 200 and again.content == r.content
     assert rclient.app.state.reviews.pool.jobs() == []  # type: ignore[attr-defined]
     assert _rows(rclient) == [(t.id, "hand/1/w4")]
+
+
+def test_the_reviews_play_outs_are_the_servers_setting(make_client: Callable[..., TestClient],
+                                                       fixed_deals: None) -> None:
+    """The settings' play-outs and judge reach the evaluator (the review is what the library
+    gives with that budget) and name the stored review, so one made without them is not
+    served for one with them."""
+    client = make_client(reviews=replace(SMALL, confirm=2, judge="hard"))
+    t = _game(client)
+    _gin(t)
+    got = _made(client, f"/api/games/{t.id}/hands/1/review", t.headers).json()
+    record = client.get(f"/api/games/{t.id}/record", headers=t.headers).json()
+    ratings = (1500.0, level_ratings()["easy"].rating)
+    want = review_record(record, (0, 1), {1}, ReviewBudget(4, 2, "hard"), ratings=ratings)
+    assert got["review"] == json.loads(json.dumps(want.to_json()))
+    assert got["review"]["budget"] == {"worlds": 4, "confirm": 2, "judge": "hard"}
+    assert _rows(client) == [(t.id, "hand/1/w4c2-hard")]
 
 
 def test_a_finished_game_is_reviewed_and_a_game_given_up_too(rclient: TestClient) -> None:
@@ -363,7 +381,7 @@ def blocked(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
 def test_a_full_pool_answers_503_with_retry_after_and_changes_nothing(
         make_client: Callable[..., TestClient], fixed_deals: None,
         blocked: threading.Event) -> None:
-    client = make_client(reviews=ReviewSettings(workers=1, queue=1, worlds=4,
+    client = make_client(reviews=ReviewSettings(workers=1, queue=1, worlds=4, confirm=0,
                                                 processes=False))
     t = _game(client, target=10)
     _gin(t)
@@ -413,7 +431,7 @@ def test_a_review_made_in_a_worker_process_is_the_same(
         make_client: Callable[..., TestClient], fixed_deals: None) -> None:
     """The pool's worker processes (as ``ginrummy serve`` runs them) make the same review as
     the evaluator in this process: the search is seeded from the record alone."""
-    client = make_client(reviews=ReviewSettings(workers=1, queue=2, worlds=4,
+    client = make_client(reviews=ReviewSettings(workers=1, queue=2, worlds=4, confirm=0,
                                                 processes=True))
     t = _game(client)
     _gin(t)

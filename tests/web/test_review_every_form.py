@@ -36,7 +36,7 @@ from ginrummy.hand import HandState
 from ginrummy.rules import Rules
 from ginrummy.web.review.reviews import ReviewSettings
 
-SMALL = ReviewSettings(workers=1, queue=8, worlds=4, processes=False)
+SMALL = ReviewSettings(workers=1, queue=8, worlds=4, confirm=0, processes=False)
 
 #: the forms reviewed here: (name, the new game's body, players at the table)
 FORMS: list[tuple[str, dict[str, Any], int]] = [

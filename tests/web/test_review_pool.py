@@ -140,6 +140,14 @@ def test_review_settings_from_the_environment() -> None:
     assert (s.workers, s.queue, s.worlds, s.processes, s.nice) == (2, 0, 16, False, 0)
     assert ReviewSettings.from_env("") == ReviewSettings()
     assert ReviewSettings().workers == max(1, (os.cpu_count() or 1) // 2)
-    for bad in ("workers=0", "worlds=1", "queue=-1", "processes=yes", "speed=3", "workers=two"):
+    # the search's mistakes played out 32 times by the light expert, unless told otherwise
+    assert (ReviewSettings().confirm, ReviewSettings().judge) == (32, "expert-light")
+    assert ReviewSettings().tag == "/w192c32"
+    s = ReviewSettings.from_env("confirm=8,judge=hard,worlds=4")
+    assert (s.confirm, s.judge, s.tag) == (8, "hard", "/w4c8-hard")
+    assert s.budget.confirm == 8 and s.budget.judge == "hard" and s.budget.worlds == 4
+    assert ReviewSettings.from_env("confirm=0,judge=hard").tag == "/w192"
+    for bad in ("workers=0", "worlds=1", "queue=-1", "processes=yes", "speed=3", "workers=two",
+                "confirm=1", "confirm=-3", "confirm=many", "judge=nobody"):
         with pytest.raises(ValueError):
             ReviewSettings.from_env(bad)

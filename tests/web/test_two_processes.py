@@ -34,7 +34,7 @@ def two(tmp_path_factory: pytest.TempPathFactory
     test that kills A comes last)."""
     logs = tmp_path_factory.mktemp("two-processes")
     with fresh_postgres_database() as url:
-        small = {"GINRUMMY_REVIEWS": "workers=1,queue=4,worlds=4"}  # worker processes
+        small = {"GINRUMMY_REVIEWS": "workers=1,queue=4,worlds=4,confirm=0"}  # worker processes
         a = ServeProcess(url, logs / "a.log", env=small)
         b = ServeProcess(url, logs / "b.log", env=small)
         try:

@@ -248,7 +248,8 @@ def test_no_log_line_or_other_game_leaks(tmp_path: Any, caplog: Any) -> None:
     caplog.set_level(1)
     app = create_app(f"sqlite:///{tmp_path / 'leak.sqlite3'}",
                      rate_limits=RateLimits(creates=None, requests=None),
-                     reviews=ReviewSettings(workers=1, queue=64, worlds=4, processes=False))
+                     reviews=ReviewSettings(workers=1, queue=64, worlds=4, confirm=0,
+                                            processes=False))
     service = app.state.service
     faulty_level = LEVELS[0]
     service._bots[faulty_level] = _Faulty(make_bot(faulty_level))

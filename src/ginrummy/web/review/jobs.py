@@ -52,28 +52,30 @@ def reviewed_players(game: GameToReview, hands: list[int] | None) -> tuple[int, 
 
 
 def review_job(record: dict[str, Any], hands: list[int] | None,
-               ratings: tuple[float | None, ...] | None, worlds: int,
-               report: Callable[[int, int], None]) -> str:
+               ratings: tuple[float | None, ...] | None, worlds: int, confirm: int,
+               judge: str, report: Callable[[int, int], None]) -> str:
     """The review of the finished deals ``hands`` of ``record`` (None: every one), every
     player who played them (:func:`reviewed_players`; any form: two players, Hollywood, three
     players, partnership), its chances valued with the players' ``ratings`` (None: as even;
-    :func:`~ginrummy.bots.review.read_record`), at ``worlds`` sampled worlds per decision:
-    ``GameReview.to_json()`` as text."""
+    :func:`~ginrummy.bots.review.read_record`), at ``worlds`` sampled worlds per decision, the
+    search's mistakes and blunders graded again on ``confirm`` play-outs by ``judge`` (0:
+    none; :class:`~ginrummy.bots.review.ReviewBudget`): ``GameReview.to_json()`` as text."""
     game = read_record(record, ratings)
     review = review_game(game, reviewed_players(game, hands),
-                         None if hands is None else set(hands), ReviewBudget(worlds), report)
+                         None if hands is None else set(hands),
+                         ReviewBudget(worlds, confirm, judge), report)
     return dumps(review.to_json())
 
 
 def exercise_job(record: dict[str, Any], hand: int, index: int,
-                 ratings: tuple[float | None, ...] | None, worlds: int,
-                 report: Callable[[int, int], None]) -> str:
+                 ratings: tuple[float | None, ...] | None, worlds: int, confirm: int,
+                 judge: str, report: Callable[[int, int], None]) -> str:
     """Every move of the decision before action ``index`` of deal ``hand`` graded
-    (:func:`~ginrummy.bots.review.grade_moves`), valued with ``ratings`` as
+    (:func:`~ginrummy.bots.review.grade_moves`), valued with ``ratings`` and searched as
     :func:`review_job`: ``{"moves": [decision, ...]}`` as text, each decision in the review's
     shape with ``played`` the move tried."""
     report(0, 1)
     deal = deal_of(read_record(record, ratings), hand)
-    graded = grade_moves(deal, index, ReviewBudget(worlds))
+    graded = grade_moves(deal, index, ReviewBudget(worlds, confirm, judge))
     report(1, 1)
     return dumps({"moves": [d.to_json() for d in graded]})

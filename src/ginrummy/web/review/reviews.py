@@ -69,25 +69,46 @@ FAILED_KEPT = 60.0
 class ReviewSettings:
     """The review pool and search: ``workers`` (processes, or threads with
     ``processes=False``), ``queue`` (jobs waiting at most), ``worlds`` (the evaluator's sampled
-    worlds per decision, :class:`~ginrummy.bots.review.ReviewBudget`), ``nice`` (how much lower
-    the workers' CPU priority is)."""
+    worlds per decision), ``confirm`` (play-outs that grade again each decision the search
+    grades a mistake or a blunder, 0: none) and ``judge`` (who plays them) as in
+    :class:`~ginrummy.bots.review.ReviewBudget`, ``nice`` (how much lower the workers' CPU
+    priority is)."""
 
     workers: int = max(1, (os.cpu_count() or 1) // 2)
     queue: int = 16
     worlds: int = ReviewBudget().worlds
     processes: bool = True
     nice: int = 10
+    confirm: int = 32
+    judge: str = ReviewBudget().judge
 
     def __post_init__(self) -> None:
-        ReviewBudget(self.worlds)  # ValueError if too few
+        ReviewBudget(self.worlds, self.confirm, self.judge)  # ValueError if out of bounds
         if not 1 <= self.workers <= 64 or not 0 <= self.queue <= 10_000:
             raise ValueError("reviews: workers 1 to 64, queue 0 to 10000")
+
+    @property
+    def budget(self) -> ReviewBudget:
+        """The evaluator's budget. :raises ValueError: as :class:`ReviewBudget`."""
+        return ReviewBudget(self.worlds, self.confirm, self.judge)
+
+    @property
+    def tag(self) -> str:
+        """What tells reviews made with this budget from others in the store: ``/w192c32``
+        (``/w192`` without play-outs; ``-hard`` after a judge other than the default)."""
+        tag = f"/w{self.worlds}"
+        if self.confirm:
+            tag += f"c{self.confirm}"
+            if self.judge != ReviewBudget().judge:
+                tag += f"-{self.judge}"
+        return tag
 
     @classmethod
     def from_env(cls, text: str | None = None) -> ReviewSettings:
         """From ``$GINRUMMY_REVIEWS`` (or ``text``): ``key=value`` pairs separated by commas,
-        keys ``workers``, ``queue``, ``worlds``, ``nice`` (whole numbers) and ``processes``
-        (``on``/``off``), e.g. ``workers=2,queue=32``; unset: the defaults.
+        keys ``workers``, ``queue``, ``worlds``, ``nice``, ``confirm`` (whole numbers),
+        ``processes`` (``on``/``off``) and ``judge`` (a name), e.g. ``workers=2,queue=32``;
+        unset: the defaults.
 
         :raises ValueError: an unknown key or a bad value.
         """
@@ -100,7 +121,9 @@ class ReviewSettings:
                 if value not in ("on", "off"):
                     raise ValueError(f"GINRUMMY_REVIEWS: processes=on or off, not {value!r}")
                 values[key] = value == "on"
-            elif key in ("workers", "queue", "worlds", "nice"):
+            elif key == "judge":
+                values[key] = value
+            elif key in ("workers", "queue", "worlds", "nice", "confirm"):
                 try:
                     values[key] = int(value)
                 except ValueError:
@@ -108,7 +131,7 @@ class ReviewSettings:
                                      f"{value!r}") from None
             else:
                 raise ValueError(f"GINRUMMY_REVIEWS: unknown setting {key!r} (workers, queue, "
-                                 "worlds, processes, nice)")
+                                 "worlds, processes, nice, confirm, judge)")
         return cls(**values)
 
 
@@ -275,7 +298,7 @@ class Reviews:
         cookie) to practise, from the reviews made of its own games
         (:func:`~ginrummy.web.review.practice.practice_list`); none without a browser id."""
         games = self._own_games(player_id)
-        made = self.stored.made([g.game_id for g in games], f"/w{self.settings.worlds}")
+        made = self.stored.made([g.game_id for g in games], self.settings.tag)
         return practice_list(games, made)
 
     def practice_exercise(self, game_id: str, player_id: str | None, number: int, step: int
@@ -359,13 +382,13 @@ class Reviews:
                                      self._ratings(game_id, src)))
 
     def _scope(self, what: str) -> str:
-        return f"{what}/w{self.settings.worlds}"
+        return f"{what}{self.settings.tag}"
 
     # -------------------------------------------------------------------- made once
     def _obtain(self, game_id: str, scope: str, total: int, fn: Any,
                 args: Callable[[], tuple[Any, ...]]) -> Ready | Pending:
         """The review ``scope`` of ``game_id``: stored, being made, or started now (``fn``
-        called on ``args()``, read only then, and the search's worlds)."""
+        called on ``args()``, read only then, and the search's worlds, play-outs and judge)."""
         row = self.stored.get(game_id, scope)
         if row is not None and row.data is not None:
             return Ready(row.data)
@@ -401,7 +424,8 @@ class Reviews:
                 del self._scopes[job_id]
                 self.stored.release(game_id, scope, self.owner)
                 raise
-            if not self.pool.submit(job_id, fn, (*made_of, self.settings.worlds),
+            if not self.pool.submit(job_id, fn, (*made_of, self.settings.worlds,
+                                                 self.settings.confirm, self.settings.judge),
                                     lambda result, error: self._done(job_id, result, error)):
                 del self._scopes[job_id]
                 self.stored.release(game_id, scope, self.owner)

@@ -281,6 +281,18 @@ export function decisionSentence(d, t, name, { lang = "en", mine = true, who = "
 }
 
 /**
+ * What the play-outs that checked a decision the search called a mistake or a blunder say
+ * (`d.confirmation`, docs/review.md): how many times both moves were played on, and the first
+ * look's grade when the play-outs changed it; null for a decision not checked.
+ */
+export function confirmationText(d, t) {
+  const c = d && d.confirmation;
+  if (!c) return null;
+  if (c.search_grade === d.grade) return t("review.confirmed", { n: c.playouts });
+  return t("review.confirmed_changed", { n: c.playouts, grade: t(`review.grade.${c.search_grade}`) });
+}
+
+/**
  * How a move tried in the exercise compares (`answer`: the POST's answer): its grade, symbol,
  * the chance of winning after it and after the best, and whether it is the move played in the game.
  */

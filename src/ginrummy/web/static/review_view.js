@@ -10,7 +10,7 @@
 import { cardEl, el } from "./page.js";
 import { sortByRank } from "./cards.js";
 import {
-  GRADES, accuracyText, actionParts, canTry, decisionFaceUp, decisionSentence, gradeSymbol, moveText, percent,
+  GRADES, accuracyText, actionParts, canTry, confirmationText, decisionFaceUp, decisionSentence, gradeSymbol, moveText, percent,
   points, progressShare, replayAt, seatOrder, seatSummary, signedPercent, signedPoints, teamGroups, triedView,
 } from "./review_model.js";
 
@@ -132,6 +132,9 @@ export function decisionEl(d, c, opts = {}) {
       same ? null : moveLine(t("review.best"), d.best, c, face, "best"),
       same ? null : el("div", { class: "rv-move drop" }, el("dt", { text: t("review.drop") }),
         el("dd", { text: t("review.drop_text", { drop: signedPercent(d.drop, lang).replace(/^\+/, ""), points: points(Math.max(0, d.drop_points), lang) }) }))),
+    d.confirmation
+      ? el("p", { class: "rv-confirmed", "data-testid": "decision-confirmed", text: confirmationText(d, t) })
+      : null,
     c.rated && typeof d.played.chance === "number"
       ? el("p", { class: "rv-rated", "data-testid": "decision-chance-rated", text: t("review.chance_rated", { chance: percent(d.played.chance, lang) }) })
       : null,
