@@ -118,13 +118,13 @@ def load_line() -> str:
 # ------------------------------------------------------------------------------ speed
 def cmd_speed(args: argparse.Namespace) -> None:
     warmup()
-    budget = ReviewBudget(args.worlds)
+    budget = ReviewBudget(args.worlds, args.confirm)
     pairs = [(a, b) for a in ("easy", "medium", "hard", "expert")
              for b in ("easy", "medium", "hard", "expert") if a != b]
     game_s: list[float] = []
     hand_s: list[float] = []
     seat_s: list[float] = []
-    decisions = 0
+    decisions = checked = 0
     print(f"# {load_line()} at start", file=sys.stderr)
     for g in range(args.games):
         a, b = pairs[g % len(pairs)]
@@ -142,8 +142,10 @@ def cmd_speed(args: argparse.Namespace) -> None:
             review_game(game, (0, 1), {d.number}, budget)
             hand_s.append(time.process_time() - t2)
         decisions += sum(len(d.decisions) for d in r.deals)
+        checked += sum(d.confirmation is not None for h in r.deals for d in h.decisions)
         print(f"game {g + 1}: {a} v {b}, {len(game.deals)} hands, {dt:.2f} s", file=sys.stderr)
-    out = {"games": len(game_s), "worlds": args.worlds, "decisions": decisions,
+    out = {"games": len(game_s), "worlds": args.worlds, "confirm": args.confirm,
+           "decisions": decisions, "checked_by_playouts": checked,
            "game_cpu_s": {"mean": statistics.mean(game_s), "p50": pct(game_s, .5),
                           "p95": pct(game_s, .95), "max": max(game_s)},
            "one_seat_game_cpu_s": {"mean": statistics.mean(seat_s), "p95": pct(seat_s, .95)},
@@ -1020,6 +1022,8 @@ def main() -> None:
     s = sub.add_parser("speed")
     s.add_argument("--games", type=int, default=40)
     s.add_argument("--worlds", type=int, default=DEFAULT_BUDGET.worlds)
+    s.add_argument("--confirm", type=int, default=0,
+                   help="play-outs checking the search's mistakes (the web's default: 32)")
     s.add_argument("--seed", type=int, default=0)
     s.set_defaults(func=cmd_speed)
     c = sub.add_parser("collect")
