@@ -152,7 +152,13 @@ def test_only_the_searchs_mistakes_are_graded_again_by_their_play_outs(
         assert conf.search_grade == p.grade and conf.search_drop == p.drop
         assert c.drop == max(0.0, conf.drop) and c.z == conf.z
         assert c.grade == grade_of(False, c.drop, c.z) and c.accuracy == accuracy_of(c.drop)
-        assert (c.played, c.best, c.moves) == (p.played, p.best, p.moves)
+        # the card's two moves valued by the play-outs (their difference is the drop), the
+        # search's values kept beside, every move's values still the search's
+        assert (c.played.action, c.best.action, c.moves) == (p.played.action, p.best.action,
+                                                             p.moves)
+        assert (conf.search_played, conf.search_best) == (p.played, p.best)
+        assert c.best.win - c.played.win == pytest.approx(conf.drop, abs=1e-12)
+        assert c.best.points - c.played.points == pytest.approx(conf.drop_points, abs=1e-9)
         assert c.to_json()["confirmation"]["search_grade"] == p.grade
     assert flagged >= 1, "no mistake by the search in this game: pick another seed"
     assert all(p.to_json()["confirmation"] is None for p, _ in pairs)

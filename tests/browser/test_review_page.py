@@ -226,6 +226,42 @@ def test_review_a_hand_step_to_a_mistake_and_try_again(page: Any,
     expect(page.get_by_test_id("exercise")).to_have_count(0)
 
 
+def test_a_decision_checked_by_play_outs_says_so(page: Any, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that checks the search's mistakes by play-outs (2, ``hard`` playing on, to
+    keep it quick): the missed gin (a blunder for any search of 16 worlds: gin wins the hand
+    now in every world) says on its card that it was checked, as the review's JSON says."""
+    monkeypatch.setattr(service_module, "shuffled_deck",
+                        lambda: deck_of(PERSON, COMPUTER, UPCARD))
+    monkeypatch.setattr(service_module, "secrets", _Secrets)
+    checked = ReviewSettings(workers=1, queue=4, worlds=16, confirm=2, judge="hard",
+                             processes=False)
+    server = LiveServer(tmp_path / "games.sqlite3", reviews=checked).start()
+    try:
+        gid, token, _state = finished_first_hand(server)
+        page.goto(server.base + "/static/cards.js")
+        page.evaluate("v => localStorage.setItem('ginrummy.current', v)",
+                      json.dumps({"game_id": gid, "token": token}))
+        page.goto(server.base + f"/review?game={gid}&hand=1&lang=en")
+        expect(page.get_by_test_id("review-summary")).to_be_visible(timeout=MADE_MS)
+        review = server.api("GET", f"/api/games/{gid}/hands/1/review", token)["review"]
+        assert review["budget"] == {"worlds": 16, "confirm": 2, "judge": "hard"}
+        d = next(x for x in review["hands"][0]["decisions"] if x["step"] == 2)
+        assert d["played"]["action"] == FLAW[1] and d["confirmation"] is not None, d
+        assert d["confirmation"]["search_grade"] in ("mistake", "blunder"), d
+        card = page.locator("[data-testid=review-decision][data-hand='1'][data-step='2']")
+        line = card.get_by_test_id("decision-confirmed")
+        expect(line).to_contain_text("Checked: both moves played on to the end of the hand 2 "
+                                     "times, from what could be seen then")
+        if d["grade"] != d["confirmation"]["search_grade"]:
+            expect(line).to_contain_text("the first look said: ")
+        unchecked = [x for x in review["hands"][0]["decisions"] if x["confirmation"] is None]
+        expect(page.get_by_test_id("decision-confirmed")).to_have_count(
+            len(review["hands"][0]["decisions"]) - len(unchecked))
+    finally:
+        server.stop()
+
+
 def test_the_review_page_says_why_not_yet(page: Any, review_server: LiveServer) -> None:
     """A game whose first hand is in play: nothing to review yet, in words."""
     created = review_server.api("POST", "/api/games", body={"level": "easy"})

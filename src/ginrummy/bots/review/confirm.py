@@ -44,7 +44,7 @@ from ..base import Bot, Context
 from ..expert import ExpertBot
 from ..heuristic import HardBot
 from .grades import accuracy_of, grade_of
-from .model import Confirmation, Decision
+from .model import Confirmation, Decision, MoveValue
 from .score import ScoreContext
 
 __all__ = ["JUDGES", "CONFIRMED_GRADES", "confirm_decision", "confirm_decisions",
@@ -191,11 +191,12 @@ def confirm_decisions(decisions: Sequence[Decision], h: HandState, score: ScoreC
     """``decisions`` of one position (the same best move; each a move that could be played
     there), each graded again on play-outs (:func:`playout_points`) when the search graded it
     one of :data:`CONFIRMED_GRADES`: its ``drop``, ``drop_points``, ``z``, ``grade`` and
-    ``accuracy`` become the play-outs' (:func:`~ginrummy.bots.review.grades.grade_of`: a drop
-    under 2 standard errors of the play-outs is ``good``), the search's kept in its
-    ``confirmation``; the others are returned as they are. A best move is played out once
-    for all the decisions it is best of, and a decision gets the same play-outs alone or with
-    others.
+    ``accuracy``, and the values of its ``played`` and ``best`` moves, become the play-outs'
+    (:func:`~ginrummy.bots.review.grades.grade_of`: a drop under 2 standard errors of the
+    play-outs is ``good``), the search's kept in its ``confirmation``; its ``moves`` stay the
+    search's values of every move. The others are returned as they are. A best move is played
+    out once for all the decisions it is best of, and a decision gets the same play-outs alone
+    or with others.
 
     :param h: the deal before the decision; ``score`` its seat's score context, ``seed`` the
         decision's seed (:func:`~ginrummy.bots.review.position.decision_seed`).
@@ -212,13 +213,20 @@ def confirm_decisions(decisions: Sequence[Decision], h: HandState, score: ScoreC
         if pts is None:  # pragma: no cover - a position made by the engine adds up
             continue
         win = score.win_chance(pts)
+        chance = score.chance_values(pts).mean(axis=1)
+        mean_win, mean_pts = win.mean(axis=1), pts.mean(axis=1)
         for row, i in enumerate(rows, 1):
             d = decisions[i]
             drop, z = paired_stats(win[0] - win[row])
             points = float((pts[0] - pts[row]).mean())
             kept = max(0.0, drop)
-            out[i] = replace(d, drop=kept, drop_points=points, z=z,
-                             grade=grade_of(False, kept, z), accuracy=accuracy_of(kept),
-                             confirmation=Confirmation(playouts, judge, drop, points, z, d.drop,
-                                                       d.grade))
+            out[i] = replace(
+                d, drop=kept, drop_points=points, z=z, grade=grade_of(False, kept, z),
+                accuracy=accuracy_of(kept),
+                played=MoveValue(d.played.action, float(mean_win[row]), float(mean_pts[row]),
+                                 float(chance[row])),
+                best=MoveValue(d.best.action, float(mean_win[0]), float(mean_pts[0]),
+                               float(chance[0])),
+                confirmation=Confirmation(playouts, judge, drop, points, z, d.drop, d.grade,
+                                          d.played, d.best))
     return tuple(out)

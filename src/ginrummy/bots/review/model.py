@@ -64,7 +64,9 @@ class Confirmation:
     :ivar drop: mean over the worlds of the chance of winning the game (0..1) after the best
         move minus after the move played; ``drop_points`` the same in hand points;
         ``z`` the drop in standard errors (paired over the worlds; 99 when every world agrees).
-    :ivar search_drop: the search's drop; ``search_grade`` its grade before the play-outs.
+    :ivar search_drop: the search's drop; ``search_grade`` its grade before the play-outs;
+        ``search_played`` and ``search_best`` its values of the two moves (the decision's
+        ``played`` and ``best`` are the play-outs').
     """
 
     playouts: int
@@ -74,13 +76,17 @@ class Confirmation:
     z: float
     search_drop: float
     search_grade: str
+    search_played: MoveValue
+    search_best: MoveValue
 
     def to_json(self) -> dict[str, Any]:
-        """``{"playouts", "judge", "drop", "drop_points", "z", "search_drop",
-        "search_grade"}``."""
+        """``{"playouts", "judge", "drop", "drop_points", "z", "search_drop", "search_grade",
+        "search_played", "search_best"}`` (the moves as :meth:`MoveValue.to_json`)."""
         return {"playouts": self.playouts, "judge": self.judge, "drop": _r(self.drop),
                 "drop_points": _r(self.drop_points, 2), "z": _r(min(self.z, 99.0), 2),
-                "search_drop": _r(self.search_drop), "search_grade": self.search_grade}
+                "search_drop": _r(self.search_drop), "search_grade": self.search_grade,
+                "search_played": self.search_played.to_json(),
+                "search_best": self.search_best.to_json()}
 
 
 
@@ -94,7 +100,8 @@ class Decision:
         R-3.3), ``discard`` (holding 11, no knock possible), ``knock`` (holding 11 with a knock
         or gin possible: knock now or play on, R-4.x), ``fiftieth`` (R-8.2).
     :ivar played: the move played; ``best`` the search's best (the same when played best);
-        ``moves`` every legal move, best first.
+        ``moves`` every legal move, best first, as the search values them (``played`` and
+        ``best`` as the play-outs value them when ``confirmation`` is set).
     :ivar drop: ``best.win - played.win`` (0..1, >= 0); ``drop_points`` the same in points;
         ``z`` the drop in standard errors of its estimate (paired over the sampled worlds).
     :ivar grade: one of :data:`~ginrummy.bots.review.grades.GRADES`; ``accuracy`` 0..100.
