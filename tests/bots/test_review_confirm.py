@@ -25,7 +25,7 @@ from ginrummy.bots.review import (
     read_record,
     review_game,
 )
-from ginrummy.bots.review.confirm import _world, paired_stats
+from ginrummy.bots.review.confirm import _world, confirmed_grade, paired_stats
 from ginrummy.bots.review.grades import accuracy_of, grade_of
 from ginrummy.bots.review.position import candidate_moves
 from ginrummy.cards import parse_cards
@@ -121,6 +121,18 @@ def test_bad_requests_are_refused() -> None:
     assert set(JUDGES) >= {"expert-light", "expert", "hard"}
 
 
+def test_a_confirmed_grade_needs_both_measures_sure_of_a_mistake() -> None:
+    """z >= 2 on the play-outs: graded on their drop as the search's are; unsure play-outs
+    that still lean the same way: an inaccuracy at most; else good."""
+    assert confirmed_grade(0.06, 2.5) == grade_of(False, 0.06, 2.5) == "blunder"
+    assert confirmed_grade(0.03, 2.0) == "mistake"
+    assert confirmed_grade(0.012, 4.0) == "inaccuracy"
+    for drop in (0.01, 0.03, 0.2):
+        assert confirmed_grade(drop, 1.99) == "inaccuracy"
+    assert confirmed_grade(0.009, 1.0) == confirmed_grade(0.0, 0.0) == "good"
+    assert confirmed_grade(0.004, 9.0) == "good"
+
+
 def test_paired_stats() -> None:
     assert paired_stats(np.array([0.1, 0.1, 0.1])) == (pytest.approx(0.1), 99.0)
     assert paired_stats(np.array([0.0, 0.0])) == (0.0, 0.0)
@@ -151,7 +163,7 @@ def test_only_the_searchs_mistakes_are_graded_again_by_their_play_outs(
         assert conf is not None and conf.playouts == 4 and conf.judge == "hard"
         assert conf.search_grade == p.grade and conf.search_drop == p.drop
         assert c.drop == max(0.0, conf.drop) and c.z == conf.z
-        assert c.grade == grade_of(False, c.drop, c.z) and c.accuracy == accuracy_of(c.drop)
+        assert c.grade == confirmed_grade(c.drop, c.z) and c.accuracy == accuracy_of(c.drop)
         # the card's two moves valued by the play-outs (their difference is the drop), the
         # search's values kept beside, every move's values still the search's
         assert (c.played.action, c.best.action, c.moves) == (p.played.action, p.best.action,

@@ -43,11 +43,12 @@ from ...views import view_of
 from ..base import Bot, Context
 from ..expert import ExpertBot
 from ..heuristic import HardBot
-from .grades import accuracy_of, grade_of
+from .grades import THRESHOLDS, accuracy_of, grade_of
 from .model import Confirmation, Decision, MoveValue
 from .score import ScoreContext
 
-__all__ = ["JUDGES", "CONFIRMED_GRADES", "confirm_decision", "confirm_decisions",
+__all__ = ["JUDGES", "CONFIRMED_GRADES", "confirmed_grade", "confirm_decision",
+           "confirm_decisions",
            "playout_points", "playout_drops", "play_out", "paired_stats", "light_expert",
            "MAX_STEPS"]
 
@@ -174,6 +175,22 @@ def paired_stats(diffs: np.ndarray) -> tuple[float, float]:
 CONFIRMED_GRADES: Final = ("mistake", "blunder")
 
 
+def confirmed_grade(drop: float, z: float) -> str:
+    """The grade of a decision the search was sure was a mistake or a blunder, on its
+    play-outs' ``drop`` (0..1) and ``z``: :func:`~ginrummy.bots.review.grades.grade_of` when
+    they are sure too (z >= 2); when they are not, ``inaccuracy`` if they still found the move
+    played at least an inaccuracy's drop worse (two measures leaning the same way, one of
+    them unsure), else ``good``.
+
+    >>> confirmed_grade(0.06, 3.0), confirmed_grade(0.06, 1.2), confirmed_grade(0.004, 0.5)
+    ('blunder', 'inaccuracy', 'good')
+    """
+    grade = grade_of(False, drop, z)
+    if grade == "good" and drop >= THRESHOLDS["inaccuracy"]:
+        return "inaccuracy"
+    return grade
+
+
 def confirm_decision(decision: Decision, h: HandState, score: ScoreContext, seed: int,
                      playouts: int, judge: str = "expert-light",
                      hand_points: tuple[int, int] | None = None,
@@ -192,8 +209,7 @@ def confirm_decisions(decisions: Sequence[Decision], h: HandState, score: ScoreC
     there), each graded again on play-outs (:func:`playout_points`) when the search graded it
     one of :data:`CONFIRMED_GRADES`: its ``drop``, ``drop_points``, ``z``, ``grade`` and
     ``accuracy``, and the values of its ``played`` and ``best`` moves, become the play-outs'
-    (:func:`~ginrummy.bots.review.grades.grade_of`: a drop under 2 standard errors of the
-    play-outs is ``good``), the search's kept in its ``confirmation``; its ``moves`` stay the
+    (:func:`confirmed_grade`), the search's kept in its ``confirmation``; its ``moves`` stay the
     search's values of every move. The others are returned as they are. A best move is played
     out once for all the decisions it is best of, and a decision gets the same play-outs alone
     or with others.
@@ -221,7 +237,7 @@ def confirm_decisions(decisions: Sequence[Decision], h: HandState, score: ScoreC
             points = float((pts[0] - pts[row]).mean())
             kept = max(0.0, drop)
             out[i] = replace(
-                d, drop=kept, drop_points=points, z=z, grade=grade_of(False, kept, z),
+                d, drop=kept, drop_points=points, z=z, grade=confirmed_grade(kept, z),
                 accuracy=accuracy_of(kept),
                 played=MoveValue(d.played.action, float(mean_win[row]), float(mean_pts[row]),
                                  float(chance[row])),
