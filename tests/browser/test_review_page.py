@@ -19,6 +19,7 @@ import json
 import math
 import random
 import secrets
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from browser_helpers import DESKTOP, PHONE, POINTS, LiveServer
 from playwright.sync_api import expect
 from test_axe import _report, _violations, axe_source  # noqa: F401  (axe_source: a fixture)
 
+import ginrummy.web.review.jobs as review_jobs
 import ginrummy.web.tables.service as service_module
 from ginrummy.bots.strength import level_ratings
 from ginrummy.cards import parse_cards
@@ -229,11 +231,22 @@ def test_review_a_hand_step_to_a_mistake_and_try_again(page: Any,
 def test_a_decision_checked_by_play_outs_says_so(page: Any, tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """A server that checks the search's mistakes by play-outs (2, ``hard`` playing on, to
-    keep it quick): the missed gin (a blunder for any search of 16 worlds: gin wins the hand
-    now in every world) says on its card that it was checked, as the review's JSON says."""
+    keep it quick): the search's review shows first with a note that its mistakes are being
+    checked (the checked review held back by the test), then the checked one replaces it: the
+    missed gin (a blunder for any search of 16 worlds: gin wins the hand now in every world)
+    says on its card that it was checked, as the review's JSON says."""
     monkeypatch.setattr(service_module, "shuffled_deck",
                         lambda: deck_of(PERSON, COMPUTER, UPCARD))
     monkeypatch.setattr(service_module, "secrets", _Secrets)
+    held = threading.Event()
+    real = review_jobs.review_job
+
+    def checked_later(*args: Any) -> str:
+        if args[4]:  # confirm: the checked review waits for the test
+            assert held.wait(MADE_MS / 1000)
+        return real(*args)
+
+    monkeypatch.setattr(review_jobs, "review_job", checked_later)
     checked = ReviewSettings(workers=1, queue=4, worlds=16, confirm=2, judge="hard",
                              processes=False)
     server = LiveServer(tmp_path / "games.sqlite3", reviews=checked).start()
@@ -244,6 +257,11 @@ def test_a_decision_checked_by_play_outs_says_so(page: Any, tmp_path: Path,
                       json.dumps({"game_id": gid, "token": token}))
         page.goto(server.base + f"/review?game={gid}&hand=1&lang=en")
         expect(page.get_by_test_id("review-summary")).to_be_visible(timeout=MADE_MS)
+        checking = page.get_by_test_id("review-checking")
+        expect(checking).to_contain_text("Checking the mistakes found by playing both moves on")
+        expect(page.get_by_test_id("decision-confirmed")).to_have_count(0)
+        held.set()
+        expect(checking).to_have_count(0, timeout=MADE_MS)
         review = server.api("GET", f"/api/games/{gid}/hands/1/review", token)["review"]
         assert review["budget"] == {"worlds": 16, "confirm": 2, "judge": "hard"}
         d = next(x for x in review["hands"][0]["decisions"] if x["step"] == 2)

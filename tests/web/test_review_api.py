@@ -16,6 +16,7 @@ import json
 import random
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
@@ -153,21 +154,49 @@ def test_a_finished_hand_is_reviewed_once_for_both_seats_as_the_evaluator_does(
     assert _rows(rclient) == [(t.id, "hand/1/w4")]
 
 
-def test_the_reviews_play_outs_are_the_servers_setting(make_client: Callable[..., TestClient],
-                                                       fixed_deals: None) -> None:
-    """The settings' play-outs and judge reach the evaluator (the review is what the library
-    gives with that budget) and name the stored review, so one made without them is not
-    served for one with them."""
+def test_the_searchs_review_comes_first_then_the_one_checked_by_play_outs(
+        make_client: Callable[..., TestClient], fixed_deals: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With play-outs in the settings, the search's review is answered (200, ``checking`` with
+    the checked one's progress and Retry-After) while its mistakes are checked; then the
+    checked review, as the library makes it with that budget. Each is stored under its own
+    budget's tag."""
     client = make_client(reviews=replace(SMALL, confirm=2, judge="hard"))
+    held = threading.Event()
+    real = review_jobs.review_job
+
+    def checked_later(*args: Any) -> str:
+        if args[4]:  # confirm: the checked review waits for the test
+            assert held.wait(60)
+        return real(*args)
+
+    monkeypatch.setattr(review_jobs, "review_job", checked_later)
     t = _game(client)
     _gin(t)
-    got = _made(client, f"/api/games/{t.id}/hands/1/review", t.headers).json()
+    url = f"/api/games/{t.id}/hands/1/review"
+    r = client.get(url, headers=t.headers)
+    for _ in range(600):  # the search's review: made in well under a second of a core
+        if r.status_code == 200:
+            break
+        assert r.status_code == 202, r.text
+        time.sleep(0.1)
+        r = client.get(url, headers=t.headers)
+    assert r.status_code == 200, r.text
+    got = r.json()
+    assert got["checking"]["status"] in ("queued", "running"), got["checking"]
+    assert r.headers["Retry-After"] == "1"
     record = client.get(f"/api/games/{t.id}/record", headers=t.headers).json()
     ratings = (1500.0, level_ratings()["easy"].rating)
-    want = review_record(record, (0, 1), {1}, ReviewBudget(4, 2, "hard"), ratings=ratings)
-    assert got["review"] == json.loads(json.dumps(want.to_json()))
-    assert got["review"]["budget"] == {"worlds": 4, "confirm": 2, "judge": "hard"}
-    assert _rows(client) == [(t.id, "hand/1/w4c2-hard")]
+    first = review_record(record, (0, 1), {1}, ReviewBudget(4), ratings=ratings)
+    assert got["review"] == json.loads(json.dumps(first.to_json()))
+    held.set()
+    _idle(client)
+    r = client.get(url, headers=t.headers)
+    assert r.status_code == 200 and "checking" not in r.json() and "Retry-After" not in r.headers
+    checked = review_record(record, (0, 1), {1}, ReviewBudget(4, 2, "hard"), ratings=ratings)
+    assert r.json()["review"] == json.loads(json.dumps(checked.to_json()))
+    assert r.json()["review"]["budget"] == {"worlds": 4, "confirm": 2, "judge": "hard"}
+    assert _rows(client) == [(t.id, "hand/1/w4"), (t.id, "hand/1/w4c2-hard")]
 
 
 def test_a_finished_game_is_reviewed_and_a_game_given_up_too(rclient: TestClient) -> None:

@@ -45,10 +45,16 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 def _answer(head: dict[str, Any], got: Ready | Pending, key: str) -> Response:
-    """200 with ``head`` and the stored JSON text under ``key`` (not parsed again), or 202
-    with ``head`` and the progress."""
+    """200 with ``head`` and the stored JSON text under ``key`` (not parsed again), with
+    ``checking`` (the checked review's ``{status, progress}``) and ``Retry-After`` while the
+    search's review stands for the checked one; or 202 with ``head`` and the progress."""
     if isinstance(got, Ready):
+        if got.checking is not None:
+            head = {**head, "checking": got.checking.to_json()}
         body = dumps(head)[:-1] + b',"' + key.encode() + b'":' + got.data.encode("utf-8") + b"}"
+        if got.checking is not None:
+            return Response(body, media_type="application/json",
+                            headers={"Retry-After": str(POLL_SECONDS)})
         return Response(body, media_type="application/json")
     return JSONAnswer({**head, **got.to_json()}, status_code=202,
                       headers={"Retry-After": str(POLL_SECONDS)})

@@ -136,13 +136,6 @@ class ReviewSettings:
 
 
 @dataclass(frozen=True)
-class Ready:
-    """A review made: its JSON text."""
-
-    data: str
-
-
-@dataclass(frozen=True)
 class Pending:
     """A review being made: ``state`` ``queued`` or ``running``, ``done`` of ``total`` steps
     (the actions of the deals reviewed)."""
@@ -153,6 +146,15 @@ class Pending:
 
     def to_json(self) -> dict[str, Any]:
         return {"status": self.state, "progress": {"done": self.done, "total": self.total}}
+
+
+@dataclass(frozen=True)
+class Ready:
+    """A review made: its JSON text; ``checking``: the search's review while its mistakes are
+    still being checked by play-outs (the checked review's progress), None when final."""
+
+    data: str
+    checking: Pending | None = None
 
 
 class Busy(Unavailable):
@@ -215,8 +217,7 @@ class Reviews:
         if src.status not in FINISHED:
             raise Unavailable(409, "game_in_play", "review_game_in_play")
         total = sum(len(h["actions"]) for h in src.record["hands"])
-        return src.seat, self._obtain(game_id, self._scope("game"), total,
-                                      review_jobs.review_job,
+        return src.seat, self._staged(game_id, "game", total,
                                       lambda: (src.record, None, self._ratings(game_id, src)))
 
     def hand(self, game_id: str, token: str | None, number: int
@@ -229,8 +230,7 @@ class Reviews:
         """
         src = self._source(game_id, token)
         finished = self._finished_hand(src, number)
-        return src.seat, self._obtain(game_id, self._scope(f"hand/{number}"),
-                                      len(finished["actions"]), review_jobs.review_job,
+        return src.seat, self._staged(game_id, f"hand/{number}", len(finished["actions"]),
                                       lambda: (src.record, [number],
                                                self._ratings(game_id, src)))
 
@@ -384,11 +384,42 @@ class Reviews:
     def _scope(self, what: str) -> str:
         return f"{what}{self.settings.tag}"
 
+    def _staged(self, game_id: str, what: str, total: int,
+                args: Callable[[], tuple[Any, ...]]) -> Ready | Pending:
+        """The review ``what`` (``game`` or ``hand/N``) in two stages when the settings check
+        the search's mistakes by play-outs: the search's review first (made in about a second:
+        :class:`Ready` with ``checking``, the checked review's progress), then the checked one
+        (:class:`Ready`, final), each made once and stored under its own budget's tag. A
+        checked review that cannot start now (the pool full) or failed leaves the search's in
+        the answer, ``checking`` queued (asked again, it starts when there is room).
+
+        :raises Busy, Failed, NotFound: as :meth:`_obtain`, for the search's review.
+        """
+        scope = self._scope(what)
+        if not self.settings.confirm:
+            return self._obtain(game_id, scope, total, review_jobs.review_job, args)
+        row = self.stored.get(game_id, scope)
+        if row is not None and row.data is not None:
+            return Ready(row.data)
+        first = self._obtain(game_id, f"{what}/w{self.settings.worlds}", total,
+                             review_jobs.review_job, args, confirm=0)
+        try:
+            later = self._obtain(game_id, scope, total, review_jobs.review_job, args)
+        except (Busy, Failed):
+            later = Pending("queued", 0, total)
+        if isinstance(later, Ready):
+            return later
+        if isinstance(first, Ready):
+            return Ready(first.data, later)
+        return first
+
     # -------------------------------------------------------------------- made once
     def _obtain(self, game_id: str, scope: str, total: int, fn: Any,
-                args: Callable[[], tuple[Any, ...]]) -> Ready | Pending:
+                args: Callable[[], tuple[Any, ...]], confirm: int | None = None
+                ) -> Ready | Pending:
         """The review ``scope`` of ``game_id``: stored, being made, or started now (``fn``
-        called on ``args()``, read only then, and the search's worlds, play-outs and judge)."""
+        called on ``args()``, read only then, and the search's worlds, play-outs and judge;
+        ``confirm``: other play-outs than the settings')."""
         row = self.stored.get(game_id, scope)
         if row is not None and row.data is not None:
             return Ready(row.data)
@@ -424,8 +455,9 @@ class Reviews:
                 del self._scopes[job_id]
                 self.stored.release(game_id, scope, self.owner)
                 raise
-            if not self.pool.submit(job_id, fn, (*made_of, self.settings.worlds,
-                                                 self.settings.confirm, self.settings.judge),
+            playouts = self.settings.confirm if confirm is None else confirm
+            if not self.pool.submit(job_id, fn, (*made_of, self.settings.worlds, playouts,
+                                                 self.settings.judge),
                                     lambda result, error: self._done(job_id, result, error)):
                 del self._scopes[job_id]
                 self.stored.release(game_id, scope, self.owner)

@@ -17,7 +17,7 @@ import { orderMeld, sortByRank } from "./cards.js";
 import { $, el, apiRequest, applyLanguage, cardEl, pageLanguage } from "./page.js";
 import { playerName, variantHeadline } from "./variants.js";
 import { canTry, decisionsByPosition, nearestDecision, reviewPage, reviewRatings, timelineMarks, tokenFor } from "./review_model.js";
-import { fetchExercise, fetchReview, tryMove } from "./review_fetch.js";
+import { fetchCheckedReview, fetchExercise, tryMove } from "./review_fetch.js";
 import { decisionEl, exerciseEl, progressEl } from "./review_view.js";
 import { errorAnswerText } from "./i18n.js";
 
@@ -342,9 +342,11 @@ async function loadReview() {
   renderReviewWait();
   let got;
   try {
-    got = await fetchReview(S.game.game_id, number, S.game.token, {
+    got = await fetchCheckedReview(S.game.game_id, number, S.game.token, {
       isCurrent: () => asked === r.asked && r.on,
       onWait: (data, status) => { r.wait = { data, busy: status === 503 }; renderReviewWait(); },
+      // the search's review while its mistakes are checked by play-outs: shown meanwhile
+      onChecking: (answer) => { r.wait = null; r.data = answer.data; renderReviewWait(); renderMarkers(); renderFrame(); },
     });
   } catch {
     got = { status: 0, ok: false, data: null };
@@ -352,7 +354,7 @@ async function loadReview() {
   if (got === null) return;
   r.wait = null;
   if (got.ok && got.data && got.data.review) r.data = got.data;
-  else r.error = got.status === 0 ? t("error.network") : errorAnswerText(got.data, S.t, S.lang, "review.error.generic");
+  else if (!r.data) r.error = got.status === 0 ? t("error.network") : errorAnswerText(got.data, S.t, S.lang, "review.error.generic");
   renderReviewWait();
   renderMarkers();
   renderFrame();

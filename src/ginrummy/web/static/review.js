@@ -13,12 +13,12 @@ import { $, el, apiRequest, applyLanguage, pageLanguage } from "./page.js";
 import { errorAnswerText } from "./i18n.js";
 import { playerName } from "./variants.js";
 import { finishedDeals, listedDecisions, reviewRatings, teamOf, tokenFor } from "./review_model.js";
-import { fetchReview } from "./review_fetch.js";
-import { decisionEl, progressEl, summaryEl, turningPointsEl } from "./review_view.js";
+import { fetchCheckedReview } from "./review_fetch.js";
+import { checkingEl, decisionEl, progressEl, summaryEl, turningPointsEl } from "./review_view.js";
 
 const S = {
   lang: "en", t: makeT({}), gameId: null, token: null, state: null, scope: null, finished: [], deals: [], gameOver: false,
-  data: null, wait: null, busy: false, asked: 0, error: null,
+  data: null, wait: null, busy: false, asked: 0, error: null, checking: null,
 };
 const t = (...a) => S.t(...a);
 
@@ -86,6 +86,12 @@ function drawWait() {
   box.hidden = !S.wait;
 }
 
+function drawChecking() {
+  const box = $("rv-checking");
+  box.replaceChildren(S.checking ? checkingEl(S.checking, S.t) : "");
+  box.hidden = !S.checking;
+}
+
 function drawError() {
   const box = $("rv-error");
   box.hidden = !S.error;
@@ -116,6 +122,7 @@ function render() {
   document.body.classList.remove("loading");
   drawScope();
   drawWait();
+  drawChecking();
   drawError();
   const title = S.scope === null ? t("review.title") : `${t("review.title_hand")} · ${t("table.hand_no", { n: S.scope })}`;
   $("rv-h1").textContent = title;
@@ -137,6 +144,7 @@ async function load(scope) {
   S.scope = scope;
   S.data = null;
   S.error = null;
+  S.checking = null;
   S.wait = { status: "queued", progress: { done: 0, total: 0 } };
   const asked = ++S.asked;
   const url = new URL(window.location.href);
@@ -146,9 +154,18 @@ async function load(scope) {
   render();
   let r;
   try {
-    r = await fetchReview(S.gameId, scope, S.token, {
+    r = await fetchCheckedReview(S.gameId, scope, S.token, {
       isCurrent: () => asked === S.asked,
       onWait: (data, status) => { S.wait = data && data.progress ? data : S.wait; S.busy = status === 503; drawWait(); },
+      // the search's review, shown while its mistakes are checked by play-outs
+      onChecking: (answer) => {
+        const first = !S.data;
+        S.wait = null;
+        S.busy = false;
+        S.data = answer.data;
+        S.checking = answer.data.checking;
+        if (first) render(); else drawChecking();
+      },
     });
   } catch {
     r = { status: 0, ok: false, data: null };
@@ -156,8 +173,9 @@ async function load(scope) {
   if (r === null) return;  // another scope was asked for meanwhile
   S.wait = null;
   S.busy = false;
+  S.checking = null;
   if (r.ok && r.data && r.data.review) S.data = r.data;
-  else S.error = r.status === 0 ? { key: "error.network" } : { data: r.data };
+  else if (!S.data) S.error = r.status === 0 ? { key: "error.network" } : { data: r.data };
   render();
 }
 

@@ -29,6 +29,24 @@ export async function untilMade(method, path, token, { body, onWait = () => {}, 
 /** The review of a game (`hand` null) or of one finished hand, once made. */
 export const fetchReview = (gameId, hand, token, opts) => untilMade("GET", reviewPath(gameId, hand), token, opts);
 
+/**
+ * The review in its stages (docs/api.md "Review"): while the search's review stands for the one
+ * its mistakes are being checked for by play-outs (a 200 with `checking`), each such answer goes
+ * to `onChecking(answer)` and the review is asked for again after its Retry-After; resolves with
+ * the checked review's answer (or an error's), null when `isCurrent()` turns false.
+ */
+export async function fetchCheckedReview(gameId, hand, token, { onChecking = () => {}, maxTries = 900, ...opts } = {}) {
+  const isCurrent = opts.isCurrent || (() => true);
+  for (let i = 0; i < maxTries; i += 1) {
+    const r = await fetchReview(gameId, hand, token, opts);
+    if (r === null || !(r.ok && r.data && r.data.review && r.data.checking)) return r;
+    onChecking(r);
+    await sleep(pollDelay(r.retryAfter));
+    if (!isCurrent()) return null;
+  }
+  return { status: 0, ok: false, data: null };
+}
+
 /** The "Try again" exercise of the decision at `step` of hand `hand` (its position). */
 export const fetchExercise = (gameId, hand, step, token) => apiRequest("GET", exercisePath(gameId, hand, step), undefined, token);
 

@@ -32,6 +32,18 @@ export function progressEl(data, t, busy = false) {
   return el("div", { class: "rv-progress", "data-testid": "review-progress" }, el("p", { text }), bar);
 }
 
+/**
+ * The note shown over a review whose mistakes are still being checked by play-outs (`checking`:
+ * the 200's `{status, progress}` of the checked review; docs/api.md "Review").
+ */
+export function checkingEl(checking, t) {
+  const p = (checking && checking.progress) || { done: 0, total: 0 };
+  const bar = el("progress", { class: "rv-bar", max: "100", "aria-hidden": "true" });
+  if (p.total) bar.value = Math.round(progressShare(p) * 100);
+  return el("div", { class: "rv-progress", "data-testid": "review-checking" },
+    el("p", { text: t("review.checking", { done: p.done, total: p.total }) }), bar);
+}
+
 function figureRow(label, cells, cls = "") {
   return el("tr", { class: cls }, el("th", { scope: "row" }, label), ...cells.map((x) => el("td", {}, x)));
 }
