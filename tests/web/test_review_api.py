@@ -360,6 +360,55 @@ def test_try_again_shows_the_position_as_the_seat_saw_it_and_grades_a_move(
             "code": "no_decision", "params": {"step": step}}
 
 
+def _plain_move(state: dict[str, Any]) -> str:
+    """Gin or knock when allowed, else pass or draw from the stock and discard the card out of
+    the melds worth most (a fixed policy: the hand ends within the stock)."""
+    legal = state["legal"]
+    for kind in ("big_gin", "gin", "knock", "pass", "draw_stock"):
+        xs = [a for a in legal if a["type"] == kind]
+        if xs:
+            return str(xs[0]["action"])
+    melded = {c for m in state["arrangement"]["melds"] for c in m}
+    discards = [a for a in legal if a["type"] == "discard"]
+    loose = [a for a in discards if a["card"] not in melded] or discards
+    return str(max(loose, key=lambda a: "A23456789TJQK".index(a["card"][0]))["action"])
+
+
+def test_the_move_played_is_tried_again_as_the_checked_review_graded_it(
+        make_client: Callable[..., TestClient], fixed_deals: None) -> None:
+    """With play-outs: the exercise grades every move by the search alone, except the move
+    played in the game, answered as the checked review graded it (its play-outs and all)."""
+    client = make_client(reviews=replace(SMALL, worlds=16, confirm=2, judge="hard"))
+    t = _game(client)
+    t.act("take")
+    state = t.act("discard 9D")  # gin was there: a blunder for any search of 16 worlds
+    for _ in range(200):
+        if state["phase"] in ("hand-over", "game-over"):
+            break
+        state = t.act(_plain_move(state)) if state["legal"] else t.get()
+    record = client.get(f"/api/games/{t.id}/record", headers=t.headers).json()
+    print("replays with: the record", json.dumps(record["hands"])[:3000])
+    assert state["phase"] in ("hand-over", "game-over"), state["phase"]
+    base = f"/api/games/{t.id}/hands/1"
+    client.get(f"{base}/review", headers=t.headers)
+    _idle(client)
+    r = client.get(f"{base}/review", headers=t.headers)
+    assert r.status_code == 200 and "checking" not in r.json(), r.text
+    checked = next(d for d in r.json()["review"]["hands"][0]["decisions"] if d["step"] == 2)
+    assert checked["confirmation"] is not None, checked
+    client.post(f"{base}/exercises/2", json={"action": "discard 9D"}, headers=t.headers)
+    _idle(client)
+    for tried in ("discard 9D", "gin KC"):
+        r = client.post(f"{base}/exercises/2", json={"action": tried}, headers=t.headers)
+        assert r.status_code == 200, r.text
+        got = r.json()["tried"]
+        if tried == "discard 9D":
+            assert got == checked
+        else:
+            assert got["grade"] == "best" and got["confirmation"] is None
+    assert (t.id, "exercise/1/2/w16") in _rows(client)
+
+
 def test_the_cards_the_seat_could_not_see_change_no_grade(
         make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch) -> None:
     """Two games whose first deals differ only in cards the person never saw (the computer's

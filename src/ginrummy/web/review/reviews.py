@@ -288,6 +288,8 @@ class Reviews:
                       game_id)
             raise Failed
         played = self._finished_hand(src, number)["actions"][step - 1]
+        if same_move(Action.parse(played), action):
+            chosen = self._reviewed_decision(game_id, number, step) or chosen
         return src.seat, Ready(review_jobs.dumps(
             {"game_id": game_id, "you": src.seat, "hand": number, "step": step,
              "seat": deal.players[view.seat], "played": played, "tried": chosen}))
@@ -376,10 +378,30 @@ class Reviews:
 
     def _exercise_values(self, game_id: str, src: _Source, number: int, step: int
                          ) -> Ready | Pending:
-        return self._obtain(game_id, self._scope(f"exercise/{number}/{step}"), 1,
+        """Every move of the decision graded by the search alone (no play-outs: a move tried
+        is answered in about a second; the move played in the game is answered as the checked
+        review graded it, :meth:`_reviewed_decision`)."""
+        return self._obtain(game_id, f"exercise/{number}/{step}/w{self.settings.worlds}", 1,
                             review_jobs.exercise_job,
                             lambda: (src.record, number, step - 1,
-                                     self._ratings(game_id, src)))
+                                     self._ratings(game_id, src)), confirm=0)
+
+    def _reviewed_decision(self, game_id: str, number: int, step: int
+                           ) -> dict[str, Any] | None:
+        """The decision at ``step`` of hand ``number`` as the stored review made with the
+        settings' budget (the hand's, else the game's) graded it; None when neither is made
+        (or it has no such decision)."""
+        for what in (f"hand/{number}", "game"):
+            row = self.stored.get(game_id, self._scope(what))
+            if row is None or row.data is None:
+                continue
+            for hand in json.loads(row.data)["hands"]:
+                if hand["hand"] != number:
+                    continue
+                for d in hand["decisions"]:
+                    if d["step"] == step:
+                        return dict(d)
+        return None
 
     def _scope(self, what: str) -> str:
         return f"{what}{self.settings.tag}"
