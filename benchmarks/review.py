@@ -980,6 +980,18 @@ def cmd_confirm_report(args: argparse.Namespace) -> None:
           f"({100 * sig / n:.1f}%); significantly behind: {behind} ({100 * behind / n:.1f}%)")
     print(f"if every graded drop were exact, the noise of these play-outs would leave the best "
           f"move ahead in {100 * ceiling:.1f}% of the positions")
+    z = 1.959964
+    p_hat = ahead / n
+    mid = (p_hat + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p_hat * (1 - p_hat) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    g_all = np.array([r["graded_drop"] for r in rows])
+    m_all = np.array([r["measured_drop"] for r in rows])
+    rng = np.random.default_rng(20)
+    idx = rng.integers(0, n, size=(2000, n))
+    ratios = m_all[idx].mean(axis=1) / g_all[idx].mean(axis=1)
+    print(f"best move ahead: Wilson 95% CI {100 * (mid - half):.1f}-{100 * (mid + half):.1f}%; "
+          f"measured / graded {m_all.mean() / g_all.mean():.2f} (bootstrap 95% CI "
+          f"{np.quantile(ratios, 0.025):.2f}-{np.quantile(ratios, 0.975):.2f})")
 
     def line(name: str, rs: list[dict[str, Any]]) -> None:
         g = [r["graded_drop"] for r in rs]
@@ -1014,6 +1026,23 @@ def cmd_confirm_report(args: argparse.Namespace) -> None:
         t = [r["truth_drop"] for r in rows if "truth_drop" in r]
         print(f"\nfrom the true hidden cards: mean {100 * statistics.mean(t):.2f}, best ahead "
               f"{100 * sum(x > 0 for x in t) / len(t):.1f}% ({len(t)} positions)")
+    conf = [r for r in rows if "confirmation" in r]
+    if conf:
+        s = [r["confirmation"]["search_drop"] for r in conf]
+        m = [r["measured_drop"] for r in conf]
+        print(f"\nthese positions' search drops: mean {100 * statistics.mean(s):.2f} (measured "
+              f"/ search {statistics.mean(m) / statistics.mean(s):.2f}); graded by the search "
+              f"as {sum(r['confirmation']['search_grade'] == 'blunder' for r in conf)} "
+              f"blunders, {sum(r['confirmation']['search_grade'] == 'mistake' for r in conf)} "
+              "mistakes")
+    games = [json.loads(x) for f in args.files if Path(f"{f}.games").exists()
+             for x in Path(f"{f}.games").read_text().splitlines()]
+    if games:
+        searched = sum(g["searched"] for g in games)
+        kept = sum(g["kept"] for g in games)
+        print(f"in the {len(games)} games reviewed ({sum(g['decisions'] for g in games)} "
+              f"decisions of the weaker seat): the search graded {searched} mistakes or "
+              f"blunders, {kept} ({100 * kept / max(searched, 1):.0f}%) kept by the play-outs")
 
 
 def main() -> None:
