@@ -951,6 +951,15 @@ def _fresh(d_in: Any, d: Any, worlds: int) -> dict[str, Any]:
     return {"fresh_drop": round(float(win[b] - win[p]), 5)}
 
 
+def _text(path: str) -> str:
+    """A results file's text (gzip-compressed when its name ends with .gz)."""
+    if path.endswith(".gz"):
+        import gzip
+
+        return gzip.decompress(Path(path).read_bytes()).decode("utf-8")
+    return Path(path).read_text()
+
+
 def cmd_confirm_report(args: argparse.Namespace) -> None:
     """Sums up ``confirm``: per position the measured drop (the mean over its play-outs of the
     best move's chance of winning minus the played move's) and its standard error; the share of
@@ -960,7 +969,7 @@ def cmd_confirm_report(args: argparse.Namespace) -> None:
     against the mean graded one, overall and by kind of decision."""
     from statistics import NormalDist
 
-    rows = [json.loads(x) for f in args.files for x in Path(f).read_text().splitlines()]
+    rows = [json.loads(x) for f in args.files for x in _text(f).splitlines()]
     n = len(rows)
     if not n:
         raise SystemExit("no positions")
@@ -1035,8 +1044,9 @@ def cmd_confirm_report(args: argparse.Namespace) -> None:
               f"as {sum(r['confirmation']['search_grade'] == 'blunder' for r in conf)} "
               f"blunders, {sum(r['confirmation']['search_grade'] == 'mistake' for r in conf)} "
               "mistakes")
-    games = [json.loads(x) for f in args.files if Path(f"{f}.games").exists()
-             for x in Path(f"{f}.games").read_text().splitlines()]
+    games = [json.loads(x) for f in args.files for g in (f"{f}.games",
+                                                         f"{f.removesuffix('.gz')}.games.gz")
+             if Path(g).exists() for x in _text(g).splitlines()]
     if games:
         searched = sum(g["searched"] for g in games)
         kept = sum(g["kept"] for g in games)
