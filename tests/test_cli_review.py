@@ -103,10 +103,10 @@ def test_confirm_plays_the_searchs_mistakes_out(record: dict[str, Any]) -> None:
     and is graded on them; the readable line says so; a bad count or judge is refused."""
     data = json.dumps(record)
     plain = json.loads(run("--json", "-", input=data).stdout)
-    r = run("--json", "--confirm", "4", "--judge", "hard", "-", input=data)
+    r = run("--json", "--confirm", "8", "--judge", "hard", "-", input=data)
     assert r.exit_code == 0, r.stderr
     out = json.loads(r.stdout)
-    assert out["budget"] == {"worlds": 16, "confirm": 4, "judge": "hard"}
+    assert out["budget"] == {"worlds": 16, "confirm": 8, "judge": "hard"}
     before = [d for h in plain["hands"] for d in h["decisions"]]
     after = [d for h in out["hands"] for d in h["decisions"]]
     flagged = [(b, a) for b, a in zip(before, after, strict=True)
@@ -114,14 +114,15 @@ def test_confirm_plays_the_searchs_mistakes_out(record: dict[str, Any]) -> None:
     assert flagged, "no mistake by the search in this record: pick another seed"
     for b, a in zip(before, after, strict=True):
         if b["grade"] in ("mistake", "blunder"):
-            assert a["confirmation"]["playouts"] == 4
+            assert a["confirmation"]["playouts"] == 8
             assert a["confirmation"]["search_grade"] == b["grade"]
         else:
             assert a == b
-    text = run("--all", "--confirm", "4", "--judge", "hard", "-", input=data).stdout
+    text = run("--all", "--confirm", "8", "--judge", "hard", "-", input=data).stdout
     assert text.count("play-outs; the search said ") == len(flagged)
     bad(run("--confirm", "1", "-", input=data), "--confirm")
-    bad(run("--confirm", "4", "--judge", "nobody", "-", input=data), "--judge")
+    bad(run("--confirm", "7", "-", input=data), "--confirm")
+    bad(run("--confirm", "8", "--judge", "nobody", "-", input=data), "--judge")
 
 
 def test_a_three_player_record_is_reviewed_per_player() -> None:

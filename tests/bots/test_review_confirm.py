@@ -115,7 +115,8 @@ def test_bad_requests_are_refused() -> None:
         playout_drops(state, move, move, score, 1, 4, "nobody")
     with pytest.raises(ValueError, match="not a legal move"):
         playout_drops(state, Action(ActionKind.BIG_GIN), move, score, 1, 4, "hard")
-    for bad in ({"confirm": 1}, {"confirm": -2}, {"judge": "nobody"}):
+    for bad in ({"confirm": 1}, {"confirm": 7}, {"confirm": -2}, {"confirm": 4097},
+                {"judge": "nobody"}):
         with pytest.raises(ValueError):
             ReviewBudget(16, **bad)  # type: ignore[arg-type]
     assert set(JUDGES) >= {"expert-light", "expert", "hard"}
@@ -148,8 +149,8 @@ def test_only_the_searchs_mistakes_are_graded_again_by_their_play_outs(
     rec = play_record("easy", "expert", seed=25, max_deals=3)
     game = read_record(rec)
     plain = review_game(game, (0,), None, ReviewBudget(16))
-    checked = review_game(game, (0,), None, ReviewBudget(16, confirm=4, judge="hard"))
-    assert checked.to_json()["budget"] == {"worlds": 16, "confirm": 4, "judge": "hard"}
+    checked = review_game(game, (0,), None, ReviewBudget(16, confirm=8, judge="hard"))
+    assert checked.to_json()["budget"] == {"worlds": 16, "confirm": 8, "judge": "hard"}
     assert plain.to_json()["budget"] == {"worlds": 16}
     pairs = [(p, c) for dp, dc in zip(plain.deals, checked.deals, strict=True)
              for p, c in zip(dp.decisions, dc.decisions, strict=True)]
@@ -160,9 +161,10 @@ def test_only_the_searchs_mistakes_are_graded_again_by_their_play_outs(
             continue
         flagged += 1
         conf = c.confirmation
-        assert conf is not None and conf.playouts == 4 and conf.judge == "hard"
+        assert conf is not None and conf.playouts == 8 and conf.judge == "hard"
         assert conf.search_grade == p.grade and conf.search_drop == p.drop
         assert c.drop == max(0.0, conf.drop) and c.z == conf.z
+        assert c.drop_points == max(0.0, conf.drop_points)
         assert c.grade == confirmed_grade(c.drop, c.z) and c.accuracy == accuracy_of(c.drop)
         # the card's two moves valued by the play-outs (their difference is the drop), the
         # search's values kept beside, every move's values still the search's

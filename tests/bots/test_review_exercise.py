@@ -65,7 +65,7 @@ def test_a_confirmed_grade_is_the_same_in_the_review_and_in_its_exercise(
     """With play-outs (ReviewBudget.confirm), the move played gets in the exercise the grade,
     drop and play-outs the review gave it; every other move the search graded a mistake or a
     blunder carries its own play-outs."""
-    budget = ReviewBudget(SMALL.worlds, confirm=4, judge="hard")
+    budget = ReviewBudget(SMALL.worlds, confirm=8, judge="hard")
     rec = play_record("easy", "expert", seed=25, max_deals=3)
     deal_of = {d.number: d for d in read_record(rec).deals}
     review = review_record(rec, seats=(0,), budget=budget)
@@ -79,7 +79,7 @@ def test_a_confirmed_grade_is_the_same_in_the_review_and_in_its_exercise(
             if g.confirmation is None:
                 assert g.grade in ("best", "good", "inaccuracy")
             else:
-                assert g.confirmation.playouts == 4
+                assert g.confirmation.playouts == 8
                 assert g.confirmation.search_grade in ("mistake", "blunder")
 
 

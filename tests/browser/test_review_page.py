@@ -230,7 +230,7 @@ def test_review_a_hand_step_to_a_mistake_and_try_again(page: Any,
 
 def test_a_decision_checked_by_play_outs_says_so(page: Any, tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """A server that checks the search's mistakes by play-outs (2, ``hard`` playing on, to
+    """A server that checks the search's mistakes by play-outs (8, ``hard`` playing on, to
     keep it quick): the search's review shows first with a note that its mistakes are being
     checked (the checked review held back by the test), then the checked one replaces it: the
     missed gin (a blunder for any search of 16 worlds: gin wins the hand now in every world)
@@ -247,7 +247,7 @@ def test_a_decision_checked_by_play_outs_says_so(page: Any, tmp_path: Path,
         return real(*args)
 
     monkeypatch.setattr(review_jobs, "review_job", checked_later)
-    checked = ReviewSettings(workers=1, queue=4, worlds=16, confirm=2, judge="hard",
+    checked = ReviewSettings(workers=1, queue=4, worlds=16, confirm=8, judge="hard",
                              processes=False)
     server = LiveServer(tmp_path / "games.sqlite3", reviews=checked).start()
     try:
@@ -263,13 +263,13 @@ def test_a_decision_checked_by_play_outs_says_so(page: Any, tmp_path: Path,
         held.set()
         expect(checking).to_have_count(0, timeout=MADE_MS)
         review = server.api("GET", f"/api/games/{gid}/hands/1/review", token)["review"]
-        assert review["budget"] == {"worlds": 16, "confirm": 2, "judge": "hard"}
+        assert review["budget"] == {"worlds": 16, "confirm": 8, "judge": "hard"}
         d = next(x for x in review["hands"][0]["decisions"] if x["step"] == 2)
         assert d["played"]["action"] == FLAW[1] and d["confirmation"] is not None, d
         assert d["confirmation"]["search_grade"] in ("mistake", "blunder"), d
         card = page.locator("[data-testid=review-decision][data-hand='1'][data-step='2']")
         line = card.get_by_test_id("decision-confirmed")
-        expect(line).to_contain_text("Checked: both moves played on to the end of the hand 2 "
+        expect(line).to_contain_text("Checked: both moves played on to the end of the hand 8 "
                                      "times, from what could be seen then")
         if d["grade"] != d["confirmation"]["search_grade"]:
             expect(line).to_contain_text("the first look said: ")

@@ -161,7 +161,7 @@ def test_the_searchs_review_comes_first_then_the_one_checked_by_play_outs(
     the checked one's progress and Retry-After) while its mistakes are checked; then the
     checked review, as the library makes it with that budget. Each is stored under its own
     budget's tag."""
-    client = make_client(reviews=replace(SMALL, confirm=2, judge="hard"))
+    client = make_client(reviews=replace(SMALL, confirm=8, judge="hard"))
     held = threading.Event()
     real = review_jobs.review_job
 
@@ -193,10 +193,10 @@ def test_the_searchs_review_comes_first_then_the_one_checked_by_play_outs(
     _idle(client)
     r = client.get(url, headers=t.headers)
     assert r.status_code == 200 and "checking" not in r.json() and "Retry-After" not in r.headers
-    checked = review_record(record, (0, 1), {1}, ReviewBudget(4, 2, "hard"), ratings=ratings)
+    checked = review_record(record, (0, 1), {1}, ReviewBudget(4, 8, "hard"), ratings=ratings)
     assert r.json()["review"] == json.loads(json.dumps(checked.to_json()))
-    assert r.json()["review"]["budget"] == {"worlds": 4, "confirm": 2, "judge": "hard"}
-    assert _rows(client) == [(t.id, "hand/1/w4"), (t.id, "hand/1/w4c2-hard")]
+    assert r.json()["review"]["budget"] == {"worlds": 4, "confirm": 8, "judge": "hard"}
+    assert _rows(client) == [(t.id, "hand/1/w4"), (t.id, "hand/1/w4c8-hard")]
 
 
 def test_a_finished_game_is_reviewed_and_a_game_given_up_too(rclient: TestClient) -> None:
@@ -378,7 +378,7 @@ def test_the_move_played_is_tried_again_as_the_checked_review_graded_it(
         make_client: Callable[..., TestClient], fixed_deals: None) -> None:
     """With play-outs: the exercise grades every move by the search alone, except the move
     played in the game, answered as the checked review graded it (its play-outs and all)."""
-    client = make_client(reviews=replace(SMALL, worlds=16, confirm=2, judge="hard"))
+    client = make_client(reviews=replace(SMALL, worlds=16, confirm=8, judge="hard"))
     t = _game(client)
     t.act("take")
     state = t.act("discard 9D")  # gin was there: a blunder for any search of 16 worlds

@@ -148,6 +148,7 @@ def test_review_settings_from_the_environment() -> None:
     assert s.budget.confirm == 8 and s.budget.judge == "hard" and s.budget.worlds == 4
     assert ReviewSettings.from_env("confirm=0,judge=hard").tag == "/w192"
     for bad in ("workers=0", "worlds=1", "queue=-1", "processes=yes", "speed=3", "workers=two",
-                "confirm=1", "confirm=-3", "confirm=many", "judge=nobody"):
-        with pytest.raises(ValueError):
+                "confirm=1", "confirm=7", "confirm=-3", "confirm=5000", "confirm=many",
+                "judge=nobody"):
+        with pytest.raises(ValueError, match="^GINRUMMY_REVIEWS: "):
             ReviewSettings.from_env(bad)

@@ -61,7 +61,8 @@ def review(
         "--confirm", min=0, max=4096,
         help="Play-outs that measure again each decision the search grades a mistake or a "
              "blunder, the judge playing both seats from worlds sampled from what the seat "
-             "saw; the grade is then theirs (docs/review.md). 0: the search's grades (faster)."
+             "saw; the grade is then theirs (docs/review.md). 0: the search's grades (faster); "
+             "else 8 or more."
     )] = 32,
     judge: Annotated[str, typer.Option(
         "--judge", help="Who plays those play-outs: expert-light, expert or hard.")]
@@ -75,6 +76,7 @@ def review(
     = None,
 ) -> None:
     from ..bots.review import JUDGES, ReviewBudget, read_record, review_game
+    from ..bots.review.position import MAX_CONFIRM, MIN_CONFIRM
 
     with bad_input():
         if source is None:
@@ -86,8 +88,9 @@ def review(
         if seat is not None and seat >= game.players:
             fail(f"--seat {seat}: this table's players are 0..{game.players - 1}")
         seats = tuple(range(game.players)) if seat is None else (seat,)
-        if confirm == 1:
-            fail("--confirm: 0 (none) or at least 2 play-outs")
+        if 0 < confirm < MIN_CONFIRM:
+            fail(f"--confirm: 0 (none) or {MIN_CONFIRM} to {MAX_CONFIRM} play-outs, not "
+                 f"{confirm}")
         if judge not in JUDGES:
             fail(f"--judge: {judge!r} is not one of {', '.join(JUDGES)}")
         result = review_game(game, seats, set(hand) if hand else None,

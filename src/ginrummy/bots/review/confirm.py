@@ -208,11 +208,11 @@ def confirm_decisions(decisions: Sequence[Decision], h: HandState, score: ScoreC
     """``decisions`` of one position (the same best move; each a move that could be played
     there), each graded again on play-outs (:func:`playout_points`) when the search graded it
     one of :data:`CONFIRMED_GRADES`: its ``drop``, ``drop_points``, ``z``, ``grade`` and
-    ``accuracy``, and the values of its ``played`` and ``best`` moves, become the play-outs'
-    (:func:`confirmed_grade`), the search's kept in its ``confirmation``; its ``moves`` stay the
-    search's values of every move. The others are returned as they are. A best move is played
-    out once for all the decisions it is best of, and a decision gets the same play-outs alone
-    or with others.
+    ``accuracy`` (the drops at least 0, as the search's), and the values of its ``played``
+    and ``best`` moves, become the play-outs' (:func:`confirmed_grade`), the search's kept in
+    its ``confirmation``; its ``moves`` stay the search's values of every move. The others
+    are returned as they are. A best move is played out once for all the decisions it is best
+    of, and a decision gets the same play-outs alone or with others.
 
     :param h: the deal before the decision; ``score`` its seat's score context, ``seed`` the
         decision's seed (:func:`~ginrummy.bots.review.position.decision_seed`).
@@ -237,7 +237,7 @@ def confirm_decisions(decisions: Sequence[Decision], h: HandState, score: ScoreC
             points = float((pts[0] - pts[row]).mean())
             kept = max(0.0, drop)
             out[i] = replace(
-                d, drop=kept, drop_points=points, z=z, grade=confirmed_grade(kept, z),
+                d, drop=kept, drop_points=max(0.0, points), z=z, grade=confirmed_grade(kept, z),
                 accuracy=accuracy_of(kept),
                 played=MoveValue(d.played.action, float(mean_win[row]), float(mean_pts[row]),
                                  float(chance[row])),

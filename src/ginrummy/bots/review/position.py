@@ -41,6 +41,11 @@ __all__ = ["ReviewBudget", "DEFAULT_BUDGET", "PositionValues", "candidate_moves"
            "evaluate_position", "policy_weights", "same_move"]
 
 
+#: the fewest and the most play-outs a review checks a mistake with (besides 0: none)
+MIN_CONFIRM = 8
+MAX_CONFIRM = 4096
+
+
 @dataclass(frozen=True, slots=True)
 class ReviewBudget:
     """How hard the review searches.
@@ -49,7 +54,8 @@ class ReviewBudget:
         (a decision with 11 candidates costs 11 x ``worlds`` rollouts).
     :ivar confirm: play-outs (worlds) that re-measure each decision the search grades a
         mistake or a blunder (:mod:`ginrummy.bots.review.confirm`), ``judge`` playing both
-        seats; 0: none (the search's grades are kept).
+        seats; 0: none (the search's grades are kept), else :data:`MIN_CONFIRM` to
+        :data:`MAX_CONFIRM` (fewer cannot make a grade sure).
     """
 
     worlds: int = 192
@@ -59,8 +65,10 @@ class ReviewBudget:
     def __post_init__(self) -> None:
         if not isinstance(self.worlds, int) or self.worlds < 2:
             raise ValueError("a review needs at least 2 worlds per decision")
-        if not isinstance(self.confirm, int) or self.confirm == 1 or self.confirm < 0:
-            raise ValueError("a review confirms with 0 (none) or at least 2 play-outs")
+        if not isinstance(self.confirm, int) or not (
+                self.confirm == 0 or MIN_CONFIRM <= self.confirm <= MAX_CONFIRM):
+            raise ValueError(f"play-outs to check a mistake: 0 (none) or {MIN_CONFIRM} to "
+                             f"{MAX_CONFIRM}, not {self.confirm!r}")
         from .confirm import JUDGES  # confirm imports this module
 
         if self.judge not in JUDGES:

@@ -132,7 +132,10 @@ class ReviewSettings:
             else:
                 raise ValueError(f"GINRUMMY_REVIEWS: unknown setting {key!r} (workers, queue, "
                                  "worlds, processes, nice, confirm, judge)")
-        return cls(**values)
+        try:
+            return cls(**values)
+        except ValueError as e:
+            raise ValueError(f"GINRUMMY_REVIEWS: {e}") from None
 
 
 @dataclass(frozen=True)
