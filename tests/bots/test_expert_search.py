@@ -215,3 +215,39 @@ def test_the_anchor_can_leave_the_knocks_to_the_search(patched: Any) -> None:
     bot.anchor_knocks = True
     patched(slight)
     assert bot.choose(v, no_game()).kind is ActionKind.KNOCK
+
+
+def test_hard_is_asked_only_when_a_candidate_is_within_the_anchor(patched: Any) -> None:
+    """The anchor can change the move only when some candidate is within ``anchor_z`` of the
+    best, so ``hard`` is asked then only (it costs a third of a light expert's decision); with
+    every other candidate far behind, the search's best stands either way."""
+    v = knock_view()
+    bot = ExpertBot()
+    bot.anchor_z = 50.0
+    asked: list[int] = []
+    real = bot.hard.choose_known
+
+    def counting(*args: Any) -> Any:
+        asked.append(1)
+        return real(*args)
+
+    bot.hard.choose_known = counting  # type: ignore[method-assign]
+
+    def far(nc: int, nw: int, call: int) -> np.ndarray:
+        out = np.zeros((nc, nw), dtype=np.int64)
+        out[nc - 1] = 30  # ahead of every other in every world: infinitely sure
+        return out
+
+    patched(far)
+    assert bot.choose(v, no_game()).kind is ActionKind.DISCARD
+    assert asked == []
+
+    def slight(nc: int, nw: int, call: int) -> np.ndarray:
+        out = np.zeros((nc, nw), dtype=np.int64)
+        out[nc - 1] = np.where(np.arange(nw) % 3 == 2, -1, 1)
+        return out
+
+    patched(slight)
+    got = bot.choose(v, no_game())
+    assert asked == [1]
+    assert got == bot.hard.choose(v, no_game())  # hard's knock kept: the lead is not sure

@@ -305,8 +305,11 @@ class ExpertBot:
         values = [float(x) for x in vals.mean(axis=1)]
         self.last_values = [(c[2], v) for c, v in zip(cands, values, strict=True)]
         best = max(range(len(cands)), key=lambda i: (values[i], -i))
-        if self.anchor_z > 0 and (self.anchor_knocks or not has_knock):
-            plain = self.hard.choose(view, ctx)
+        if self.anchor_z > 0 and (self.anchor_knocks or not has_knock) and any(
+                paired_z(vals, best, i) < self.anchor_z for i in range(len(cands)) if i != best):
+            # ``hard``'s move is asked only when some candidate is within ``anchor_z`` of the
+            # best: otherwise it cannot be chosen over it (hard draws nothing from ctx.rng)
+            plain = self.hard.choose_known(view, ctx, know, p if self.hard.use_belief else None)
             idx = [i for i, c in enumerate(cands) if _same_move(c[2], plain)]
             if idx and idx[0] != best and paired_z(vals, best, idx[0]) < self.anchor_z:
                 return cands[idx[0]][2]

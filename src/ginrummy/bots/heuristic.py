@@ -325,9 +325,18 @@ class MediumBot:
     def choose(self, view: PlayerView, ctx: Context) -> Action:
         if not view.legal:
             raise ValueError("not this seat's turn")
-        ph = view.phase
         know = read_view(view)
-        p = opponent_belief(know) if self.use_belief else None
+        return self.choose_known(view, ctx, know,
+                                 opponent_belief(know) if self.use_belief else None)
+
+    def choose_known(self, view: PlayerView, ctx: Context, know: Knowledge,
+                     p: dict[int, float] | None) -> Action:
+        """:meth:`choose` with the view's record already read: ``know`` is
+        :func:`~ginrummy.bots.knowledge.read_view` of ``view`` and ``p`` its
+        :func:`~ginrummy.bots.knowledge.opponent_belief` (None unless ``use_belief``), neither
+        changed here; the expert, which reads them for its own search, anchors on this bot's
+        move without reading them twice."""
+        ph = view.phase
         if ph is Phase.OFFER:
             return TAKE if self._want_top(view, know, p, ctx) else PASS
         if ph is Phase.DRAW:
@@ -462,10 +471,11 @@ class HardBot(MediumBot):
         return knock_expectation(dw, opp_draws, exposure, rules.undercut_bonus,
                                  rules.undercut_on_tie)
 
-    def choose(self, view: PlayerView, ctx: Context) -> Action:
+    def choose_known(self, view: PlayerView, ctx: Context, know: Knowledge,
+                     p: dict[int, float] | None) -> Action:
         if view.phase is Phase.FIFTIETH and DRAW_DISCARD in view.legal:
             return DRAW_DISCARD if self._take_fiftieth(view) else PASS
-        return super().choose(view, ctx)
+        return super().choose_known(view, ctx, know, p)
 
     def _take_fiftieth(self, view: PlayerView) -> bool:
         """R-8.2: take the last discard (then knock or go gin at once) only when that beats the
