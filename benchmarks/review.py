@@ -186,15 +186,25 @@ class _PlayedPoints:
 
 
 def _game_line(g: int, a: str, b: str, worlds: int, seats: tuple[int, ...] = (0, 1),
-               hook: _PlayedPoints | None = None, strength: bool = False) -> dict[str, Any]:
+               hook: _PlayedPoints | None = None, strength: bool = False,
+               confirm: int = 0, judge: str = "expert-light") -> dict[str, Any]:
+    """One game of ``a`` (seat 0) against ``b`` reviewed; with ``confirm`` the decisions the
+    search graded mistake or blunder are checked by that many play-outs, and each checked
+    decision's row ends with ``{"search": [drop, grade], "playouts": n}`` (the search's own
+    drop and grade before the check), so one run gives the accuracies with and without the
+    check on the same decisions."""
     rec = play_record(a, b, g)
     game = read_record(rec, _level_ratings(a, b) if strength else None)
-    r = review_game(game, seats, None, ReviewBudget(worlds))
+    r = review_game(game, seats, None, ReviewBudget(worlds, confirm, judge))
     hist = hook.take() if hook is not None else {}
     levels = [a, b]
     decisions = [[d.seat, d.number, d.index, d.kind, round(d.played.win, 5),
                   round(d.best.win, 5), round(d.drop, 5), round(d.drop_points, 3), d.grade,
                   round(d.z, 2)] + ([hist[(d.number, d.index)]] if hist else [])
+                 + ([{"search": [round(d.confirmation.search_drop, 5),
+                                 d.confirmation.search_grade],
+                      "playouts": d.confirmation.playouts}]
+                    if d.confirmation is not None else [])
                  for deal in r.deals for d in deal.decisions]
     luck_events = [[e.seat, e.kind, round(e.win, 5), round(e.points, 3)]
                    for deal in r.deals for e in deal.luck]
@@ -247,7 +257,9 @@ def cmd_collect(args: argparse.Namespace) -> None:
         for g in range(done, args.games):
             a, b, seats = pairs[g % len(pairs)]
             t0 = time.process_time()
-            line = _game_line(args.seed + g, a, b, args.worlds, seats, hook, args.strength)
+            line = _game_line(args.seed + g, a, b, args.worlds, seats, hook, args.strength,
+                              args.confirm, args.judge)
+            line["confirm"] = args.confirm
             line["cpu_s"] = round(time.process_time() - t0, 3)
             f.write(json.dumps(line) + "\n")
             f.flush()
@@ -671,12 +683,42 @@ def cmd_recalib(args: argparse.Namespace) -> None:
                                               for k, c in margins.items()}))
 
 
+def _search_only(g: dict[str, Any]) -> dict[str, Any]:
+    """A ``collect --confirm`` game line as the search alone graded it: each checked decision
+    given back the search's drop and grade (its last element), each seat's accuracy the mean of
+    its decisions' (:mod:`ginrummy.bots.review.grades`); the check's own accuracy is verified
+    to be recomputed the same way first (to 1e-6), so the two are compared like for like."""
+    decisions, per_seat, checked_seat = [], {}, {}
+    for d in g["decisions"]:
+        row = list(d[:10])
+        a = 100.0 if row[8] == "best" else accuracy_of(row[6])
+        checked_seat.setdefault(row[0], []).append(a)
+        if isinstance(d[-1], dict) and "search" in d[-1]:
+            row[6], row[8] = d[-1]["search"]
+            a = 100.0 if row[8] == "best" else accuracy_of(row[6])
+        per_seat.setdefault(row[0], []).append(a)
+        decisions.append(row)
+    seats = []
+    for s in g["seats"]:
+        s = dict(s)
+        if s["accuracy"] is not None:
+            mine = statistics.mean(checked_seat[s["seat"]])
+            if abs(mine - s["accuracy"]) > 1e-6:
+                raise SystemExit(f"game {g['game']} seat {s['seat']}: accuracy {s['accuracy']} "
+                                 f"is not the mean of its decisions' ({mine})")
+            s["accuracy"] = statistics.mean(per_seat[s["seat"]])
+        seats.append(s)
+    return {**g, "decisions": decisions, "seats": seats}
+
+
 def cmd_acc_report(args: argparse.Namespace) -> None:
     """Accuracy by level from ``collect --pairs against:L`` files: per level the mean of its
     seats' game accuracies with a 95% interval (one seat per game), the difference between
     neighbouring levels (Welch), the grades, and by kind of decision the share of decisions,
     the mean accuracy and the mean drop."""
-    lines = [json.loads(x) for f in args.files for x in Path(f).read_text().splitlines()]
+    lines = [json.loads(x) for f in args.files for x in _text(f).splitlines()]
+    if args.search:
+        lines = [_search_only(g) for g in lines]
     acc: dict[str, list[float]] = {}
     kinds: dict[str, dict[str, list[float]]] = {}
     grades: dict[str, dict[str, int]] = {}
@@ -1075,6 +1117,9 @@ def main() -> None:
     c.add_argument("--hist", action="store_true",
                    help="keep the played move's points in each sampled world")
     c.add_argument("--worlds", type=int, default=DEFAULT_BUDGET.worlds)
+    c.add_argument("--confirm", type=int, default=0,
+                   help="play-outs checking each mistake and blunder (0: the search alone)")
+    c.add_argument("--judge", default="expert-light", help="who plays those play-outs")
     c.add_argument("--strength", action="store_true",
                    help="review with the levels' ratings (bots/ratings.json), as the web does")
     c.add_argument("--seed", type=int, default=1000)
@@ -1118,6 +1163,8 @@ def main() -> None:
     rc.set_defaults(func=cmd_recalib)
     ar = sub.add_parser("acc-report")
     ar.add_argument("files", nargs="+")
+    ar.add_argument("--search", action="store_true",
+                    help="as the search alone graded (collect --confirm files: before the check)")
     ar.set_defaults(func=cmd_acc_report)
     r = sub.add_parser("report")
     r.add_argument("files", nargs="+")
