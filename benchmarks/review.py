@@ -211,11 +211,19 @@ def _game_line(g: int, a: str, b: str, worlds: int, seats: tuple[int, ...] = (0,
     deals = [[deal.number, round(deal.win_after[0], 5), round(deal.win_after[1], 5),
               deal.result[0], list(d_in.hand_points or (0, 0))]
              for deal, d_in in zip(r.deals, game.deals, strict=True)]
+    def _chance(v: Any) -> float:
+        return round(v.win if v.chance is None else v.chance, 5)
+
+    # per decision: the move played's chance counting who plays, and the search's own when the
+    # play-outs replaced it (for the calibration of the checked values against the search's)
+    chances = [[_chance(d.played)] + ([_chance(d.confirmation.search_played)]
+                                      if d.confirmation is not None else [])
+               for deal in r.deals for d in deal.decisions]
     return {"game": g, "levels": levels, "ratings": game.ratings, "complete": game.complete,
             "winner": rec["winner"], "hands": len(game.deals), "worlds": worlds,
             "reviewed": list(seats),
             "seats": [s.to_json() for s in r.seats], "decisions": decisions,
-            "luck": luck_events, "deals": deals}
+            "chances": chances, "luck": luck_events, "deals": deals}
 
 
 def _level_ratings(a: str, b: str) -> tuple[float, float] | None:
@@ -687,7 +695,7 @@ def _search_only(g: dict[str, Any]) -> dict[str, Any]:
     """A ``collect --confirm`` game line as the search alone graded it: each checked decision
     given back the search's drop and grade (its last element), each seat's accuracy the mean of
     its decisions' (:mod:`ginrummy.bots.review.grades`); the check's own accuracy is verified
-    to be recomputed the same way first (to 1e-6), so the two are compared like for like."""
+    to be recomputed the same way first (to the 0.1 it is rounded to)."""
     decisions, per_seat, checked_seat = [], {}, {}
     for d in g["decisions"]:
         row = list(d[:10])
@@ -703,7 +711,7 @@ def _search_only(g: dict[str, Any]) -> dict[str, Any]:
         s = dict(s)
         if s["accuracy"] is not None:
             mine = statistics.mean(checked_seat[s["seat"]])
-            if abs(mine - s["accuracy"]) > 1e-6:
+            if abs(mine - s["accuracy"]) > 0.051:  # to_json rounds it to 0.1
                 raise SystemExit(f"game {g['game']} seat {s['seat']}: accuracy {s['accuracy']} "
                                  f"is not the mean of its decisions' ({mine})")
             s["accuracy"] = statistics.mean(per_seat[s["seat"]])
@@ -770,6 +778,43 @@ def cmd_acc_report(args: argparse.Namespace) -> None:
             cells.append(f"{100 * len(v) / total:.0f}%, {statistics.mean(v):.1f}, "
                          f"{100 * statistics.mean(k[kind + ':drop']):.2f}")
         print(f"| {level} | " + " | ".join(cells) + " |")
+
+
+def cmd_acc_calib(args: argparse.Namespace) -> None:
+    """The calibration of the checked review's chances, from ``collect --confirm --strength``
+    files: per reviewed decision the chance of winning after the move played (counting who
+    plays) against whether that seat won the game: as the checked review gives it (the
+    play-outs' value where a decision was checked) and as the search alone gave it, on the same
+    decisions, paired by resampling whole games; then the checked decisions alone, both ways."""
+    lines = [json.loads(x) for f in args.files for x in _text(f).splitlines()]
+    games = [g for g in lines if "chances" in g and g["complete"] and g["winner"] is not None]
+    checked_rows: list[tuple[int, float, float]] = []
+    search_rows: list[tuple[int, float, float]] = []
+    only_checked: list[tuple[int, float, float]] = []
+    only_search: list[tuple[int, float, float]] = []
+    for gi, g in enumerate(games):
+        for d, c in zip(g["decisions"], g["chances"], strict=True):
+            y = 1.0 if g["winner"] == d[0] else 0.0
+            checked_rows.append((gi, c[0], y))
+            search_rows.append((gi, c[-1], y))
+            if len(c) == 2:
+                only_checked.append((gi, c[0], y))
+                only_search.append((gi, c[1], y))
+    print(f"games: {len(lines)} in the files, {len(games)} complete with a winner and the "
+          f"chances kept; decisions {len(checked_rows)}, of them checked {len(only_checked)}")
+    for title, rows in (("the checked review (play-outs' values where checked)", checked_rows),
+                        ("the search alone, the same decisions", search_rows)):
+        print(f"\n### {title}\n")
+        _print_reliability(_reliability(rows, len(games)))
+    print("\nfirst: the search alone; second: the checked review")
+    _paired(search_rows, checked_rows)
+    for title, rows in (("the checked decisions: the play-outs' values", only_checked),
+                        ("the checked decisions: the search's values", only_search)):
+        print(f"\n### {title}\n")
+        _print_reliability(_reliability(rows, len({r[0] for r in rows})))
+    if only_checked:
+        print("\nfirst: the search's values; second: the play-outs' (the checked decisions)")
+        _paired(only_search, only_checked)
 
 
 # ------------------------------------------------------------------------------ report
@@ -1166,6 +1211,10 @@ def main() -> None:
     ar.add_argument("--search", action="store_true",
                     help="as the search alone graded (collect --confirm files: before the check)")
     ar.set_defaults(func=cmd_acc_report)
+    ac = sub.add_parser("acc-calib")
+    ac.add_argument("files", nargs="+")
+    ac.set_defaults(func=cmd_acc_calib)
+
     r = sub.add_parser("report")
     r.add_argument("files", nargs="+")
     r.set_defaults(func=cmd_report)
