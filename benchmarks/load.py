@@ -113,6 +113,9 @@ class Reviews:
     asked: int = 0
     made: int = 0
     seconds: list[float] = field(default_factory=list)  # from the ask to the review made
+    # from the ask to the search's review (a 200 with ``checking``: the checked one follows)
+    first_seconds: list[float] = field(default_factory=list)
+    checking: int = 0  # 200 answers with ``checking`` (the search's review, being checked)
     polls: int = 0  # 202 answers (being made)
     busy: int = 0  # 503 answers (the pool full)
     other: Counter[str] = field(default_factory=Counter)  # any other answer
@@ -259,12 +262,22 @@ async def reviewer(base: str, run: Run, args: argparse.Namespace,
                 return
             rv.asked += 1
             t = time.perf_counter()
+            first_seen = False
             while time.monotonic() < run.end:
                 try:
                     r = await c.get(url, headers={"Authorization": f"Bearer {token}"})
                 except (httpx.HTTPError, OSError) as e:
                     rv.other[type(e).__name__] += 1
                     await asyncio.sleep(1)
+                    continue
+                if r.status_code == 200 and "checking" in r.json():
+                    # the search's review while its mistakes are checked: poll on for the
+                    # checked one, the review a person is given in the end
+                    if not first_seen:
+                        rv.first_seconds.append(time.perf_counter() - t)
+                        first_seen = True
+                    rv.checking += 1
+                    await asyncio.sleep(float(r.headers.get("Retry-After", "1")))
                     continue
                 if r.status_code == 200:
                     rv.made += 1
@@ -646,6 +659,10 @@ def review_lines(args: argparse.Namespace, res: dict[str, Any], steady_s: float)
         f"- reviews asked: {rv.asked}, made: {rv.made} ({rv.made_steady} in the steady part); "
         f"from the ask to the review made: p50 {pct(secs, 50):.1f} s, max "
         + (f"{max(secs):.1f} s" if secs else "-"),
+        f"- answers 200 with `checking` (the search's review while its mistakes are checked): "
+        f"{rv.checking}; from the ask to the first of them: p50 "
+        f"{pct(rv.first_seconds, 50):.1f} s, max "
+        + (f"{max(rv.first_seconds):.1f} s" if rv.first_seconds else "-"),
         f"- answers 202 (being made): {rv.polls}; 503 (pool full): {rv.busy}; other: "
         + (", ".join(f"{k}: {v}" for k, v in rv.other.most_common()) or "none"),
         f"- the server's review workers: {res['workers_cpu']:.1f} s of CPU over the steady "

@@ -778,6 +778,49 @@ def cmd_acc_report(args: argparse.Namespace) -> None:
             cells.append(f"{100 * len(v) / total:.0f}%, {statistics.mean(v):.1f}, "
                          f"{100 * statistics.mean(k[kind + ':drop']):.2f}")
         print(f"| {level} | " + " | ".join(cells) + " |")
+    if not args.search and any(isinstance(d[-1], dict) for g in lines for d in g["decisions"]):
+        _check_effect(lines)
+
+
+def _check_effect(lines: list[dict[str, Any]]) -> None:
+    """Per level, the seats' accuracy as the search alone graded and as checked, paired seat
+    by seat (the same decisions), and how the check moved the search's mistakes and blunders."""
+    both: dict[str, list[tuple[float, float]]] = {}
+    moved: dict[str, dict[tuple[str, str], int]] = {}
+    for g in lines:
+        s_only = _search_only(g)
+        before = {s["seat"]: s["accuracy"] for s in s_only["seats"]}
+        after: dict[int, list[float]] = {}
+        for d in g["decisions"]:  # unrounded, as the search's are
+            after.setdefault(d[0], []).append(100.0 if d[8] == "best" else accuracy_of(d[6]))
+        for s in g["seats"]:
+            if s["accuracy"] is None:
+                continue
+            level = g["levels"][s["seat"]]
+            both.setdefault(level, []).append((before[s["seat"]],
+                                               statistics.mean(after[s["seat"]])))
+        for d in g["decisions"]:
+            if isinstance(d[-1], dict) and "search" in d[-1]:
+                key = (d[-1]["search"][1], d[8])
+                m = moved.setdefault(g["levels"][d[0]], {})
+                m[key] = m.get(key, 0) + 1
+    print("\n| level | seats | the search alone | checked | checked - search (95% CI, paired) "
+          "| the search's mistakes, blunders checked: kept (mistake, blunder), inaccuracy, "
+          "good |")
+    print("|---|---|---|---|---|---|")
+    for level in [lv for lv in LEVELS if lv in both]:
+        xs = both[level]
+        a = statistics.mean(x[0] for x in xs)
+        b = statistics.mean(x[1] for x in xs)
+        m, lo, hi = _mean_ci([x[1] - x[0] for x in xs])
+        mv = moved.get(level, {})
+        n = sum(mv.values())
+        kept = sum(v for (was, now), v in mv.items() if now in ("mistake", "blunder"))
+        mist = sum(v for (was, now), v in mv.items() if now == "mistake")
+        inacc = sum(v for (was, now), v in mv.items() if now == "inaccuracy")
+        good = sum(v for (was, now), v in mv.items() if now == "good")
+        print(f"| {level} | {len(xs)} | {a:.1f} | {b:.1f} | {m:+.2f} ({lo:+.2f}..{hi:+.2f}) | "
+              f"{n}: {kept} ({mist}, {kept - mist}), {inacc}, {good} |")
 
 
 def cmd_acc_calib(args: argparse.Namespace) -> None:
