@@ -133,6 +133,66 @@ def test_closing_cancels_the_jobs_waiting() -> None:
     assert ends.wait("run") == ("held", None)
 
 
+@pytest.mark.parametrize("processes", [False, True])
+def test_a_free_worker_takes_the_lowest_priority_first(tmp_path: Path, processes: bool) -> None:
+    """The search's first look (priority 0) goes before the play-outs that check other reviews
+    (priority 1) waiting longer; within a priority, the first come."""
+    pool = ReviewPool(1, 4, processes=processes)
+    ends = Ends()
+    gate = tmp_path / "go"
+    order: list[str] = []
+    lock = threading.Lock()
+
+    def ended(name: str) -> Any:
+        inner = ends(name)
+
+        def done(result: Any, error: BaseException | None) -> None:
+            with lock:
+                order.append(name)
+            inner(result, error)
+
+        return done
+
+    try:
+        assert pool.submit("busy", jobs.wait_for, (str(gate),), ended("busy"))
+        assert pool.submit("check-1", jobs.count_to, (1,), ended("check-1"), priority=1)
+        assert pool.submit("check-2", jobs.count_to, (1,), ended("check-2"), priority=1)
+        assert pool.submit("look-1", jobs.count_to, (1,), ended("look-1"), priority=0)
+        assert pool.submit("look-2", jobs.count_to, (1,), ended("look-2"), priority=0)
+        assert [j.state for j in pool.jobs() if j.id != "busy"] == ["queued"] * 4
+        gate.touch()
+        for name in ("busy", "look-1", "look-2", "check-1", "check-2"):
+            assert ends.wait(name) == ("waited" if name == "busy" else "1", None)
+        assert order == ["busy", "look-1", "look-2", "check-1", "check-2"]
+        assert pool.wait_idle(60) and pool.has_room()
+    finally:
+        gate.touch()
+        pool.close()
+
+
+def test_closing_cancels_the_jobs_of_every_priority_waiting() -> None:
+    pool = ReviewPool(1, 3, processes=False)
+    ends = Ends()
+    hold = threading.Event()
+
+    def held(report: Any) -> str:
+        assert hold.wait(60)
+        return "held"
+
+    assert pool.submit("run", held, (), ends("run"))
+    assert pool.submit("low", jobs.count_to, (1,), ends("low"), priority=1)
+    assert pool.submit("high", jobs.count_to, (1,), ends("high"), priority=0)
+    closer = threading.Thread(target=pool.close)
+    closer.start()
+    for name in ("low", "high"):
+        result, error = ends.wait(name)
+        assert result is None and error is not None  # cancelled, never run
+    assert not pool.submit("late", jobs.count_to, (1,), ends("late"))  # closed
+    hold.set()
+    closer.join(60)
+    assert ends.wait("run") == ("held", None)
+
+
 def test_review_settings_from_the_environment() -> None:
     from ginrummy.web.review.reviews import ReviewSettings
 

@@ -9,6 +9,12 @@ refuses a job when ``workers + queue`` are in already (the API then answers 503 
 ``Retry-After``, docs/api.md "Review"). ``processes=False`` runs them in threads instead (tests,
 and platforms without the ``forkserver``/``spawn`` start methods' cost to pay).
 
+The jobs waiting are the pool's own, not the executor's: a worker gets the waiting job of the
+lowest ``priority`` first (then the first come). The search's review of a game (about a second)
+goes before the play-outs that check others' mistakes (tens of seconds): with 5 checked reviews
+waiting on one worker, a new one's first look waited 90 s behind them
+(benchmarks/results/review-load-2026-12-07.md).
+
 Each job is a function of :mod:`ginrummy.web.review.jobs` called with its arguments and a
 ``report(done, total)`` callable: its progress, which a worker process sends back through a
 queue (at most every :data:`REPORT_EVERY` seconds) and the pool keeps per job
@@ -19,6 +25,8 @@ of the pool's (never a request's).
 from __future__ import annotations
 
 import contextlib
+import heapq
+import itertools
 import logging
 import math
 import multiprocessing
@@ -26,7 +34,13 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import (
+    CancelledError,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+)
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from typing import Any
@@ -110,6 +124,11 @@ class ReviewPool:
         self._reader: threading.Thread | None = None
         self._seconds = FIRST_GUESS  # a job's time, on average (exponentially weighted)
         self._idle = threading.Condition(self._lock)
+        # the jobs waiting for a worker: (priority, order, job id, fn, args, on_done)
+        self._waiting: list[tuple[int, int, str, Callable[..., Any], tuple[Any, ...], Done]] = []
+        self._order = itertools.count()
+        self._running = 0  # jobs sent to a worker and not ended
+        self._closed = False
 
     @property
     def capacity(self) -> int:
@@ -139,14 +158,35 @@ class ReviewPool:
         return max(1, min(120, math.ceil(guess)))
 
     def submit(self, job_id: str, fn: Callable[..., Any], args: tuple[Any, ...],
-               on_done: Done) -> bool:
+               on_done: Done, priority: int = 0) -> bool:
         """Run ``fn(*args, report)`` in a worker, then ``on_done(result, None)`` (or
         ``on_done(None, error)``). False (nothing done) when the pool is full or ``job_id``
-        is in it already. ``fn`` and ``args`` must pickle (worker processes)."""
+        is in it already. ``fn`` and ``args`` must pickle (worker processes). A worker free
+        takes the waiting job of the lowest ``priority`` first, then the first submitted.
+
+        :raises BaseException: what sending a job to a free worker raised (nothing kept)."""
         with self._lock:
-            if job_id in self._jobs or len(self._jobs) >= self.capacity:
+            if self._closed or job_id in self._jobs or len(self._jobs) >= self.capacity:
                 return False
             self._jobs[job_id] = Job(job_id)
+            if self._running >= self.workers:
+                heapq.heappush(self._waiting, (priority, next(self._order), job_id, fn, args,
+                                               on_done))
+                return True
+            self._running += 1
+        try:
+            self._start(job_id, fn, args, on_done)
+        except BaseException:
+            with self._lock:
+                self._running -= 1
+            self._forget(job_id, None)
+            raise
+        return True
+
+    def _start(self, job_id: str, fn: Callable[..., Any], args: tuple[Any, ...],
+               on_done: Done) -> None:
+        """Send a job to a worker (counted in ``_running`` by the caller)."""
+        with self._lock:
             executor = self._ensure()
         started = time.monotonic()
         try:
@@ -155,16 +195,24 @@ class ReviewPool:
             with self._lock:
                 self._executor = None
                 executor = self._ensure()
-            try:
-                future = self._send(executor, job_id, fn, args)
-            except BaseException:
-                self._forget(job_id, None)
-                raise
-        except BaseException:
-            self._forget(job_id, None)
-            raise
+            future = self._send(executor, job_id, fn, args)
         future.add_done_callback(lambda f: self._ended(job_id, f, on_done, started))
-        return True
+
+    def _next(self) -> None:
+        """A worker is free: start the waiting jobs it and the others can take (a job that
+        cannot be sent ends with that error)."""
+        while True:
+            with self._lock:
+                if self._closed or not self._waiting or self._running >= self.workers:
+                    return
+                _, _, job_id, fn, args, on_done = heapq.heappop(self._waiting)
+                self._running += 1
+            try:
+                self._start(job_id, fn, args, on_done)
+            except BaseException as e:
+                with self._lock:
+                    self._running -= 1
+                self._finish(job_id, on_done, None, e, None)
 
     def _send(self, executor: Executor, job_id: str, fn: Callable[..., Any],
               args: tuple[Any, ...]) -> Future[Any]:
@@ -187,12 +235,23 @@ class ReviewPool:
             result, error = future.result(), None
         except BaseException as e:  # handed to on_done (a failed or cancelled job)
             result, error = None, e
+        with self._lock:
+            self._running -= 1
+        self._finish(job_id, on_done, result, error,
+                     None if error is not None else time.monotonic() - started)
+        with self._lock:
+            more = bool(self._waiting) and not self._closed
+        if more:  # not from the executor's own thread, which runs this callback
+            threading.Thread(target=self._next, daemon=True, name="ginrummy-review-next").start()
+
+    def _finish(self, job_id: str, on_done: Done, result: Any, error: BaseException | None,
+                took: float | None) -> None:
         try:
             on_done(result, error)
         except Exception as e:  # pragma: no cover - on_done's own failure: logged
             log.error("a review's end could not be handled: %s", type(e).__name__)
         finally:
-            self._forget(job_id, None if error is not None else time.monotonic() - started)
+            self._forget(job_id, took)
 
     def _forget(self, job_id: str, took: float | None) -> None:
         with self._lock:
@@ -257,6 +316,10 @@ class ReviewPool:
         stores then)."""
         with self._lock:
             executor, self._executor = self._executor, None
+            self._closed = True
+            waiting, self._waiting = self._waiting, []
+        for _, _, job_id, _, _, on_done in sorted(waiting):
+            self._finish(job_id, on_done, None, CancelledError(), None)
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
             self.wait_idle(timeout)

@@ -481,9 +481,12 @@ class Reviews:
                 self.stored.release(game_id, scope, self.owner)
                 raise
             playouts = self.settings.confirm if confirm is None else confirm
+            # the search alone (a second or so) before the play-outs checking a review (tens
+            # of seconds): a person's first look does not wait behind others' checks
             if not self.pool.submit(job_id, fn, (*made_of, self.settings.worlds, playouts,
                                                  self.settings.judge),
-                                    lambda result, error: self._done(job_id, result, error)):
+                                    lambda result, error: self._done(job_id, result, error),
+                                    priority=1 if playouts else 0):
                 del self._scopes[job_id]
                 self.stored.release(game_id, scope, self.owner)
                 raise Busy(self.pool.wait_seconds())
