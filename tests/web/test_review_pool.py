@@ -193,6 +193,26 @@ def test_closing_cancels_the_jobs_of_every_priority_waiting() -> None:
     assert ends.wait("run") == ("held", None)
 
 
+def test_closing_does_not_wait_for_a_long_job_in_a_worker_process(tmp_path: Path) -> None:
+    """A running job longer than ``close``'s timeout: its worker is killed, its ``on_done``
+    gets the error (the claim given up), and nothing is left running to hold up the exit."""
+    pool = ReviewPool(1, 1, processes=True)
+    ends = Ends()
+    assert pool.submit("p", jobs.pid, (), ends("p"))
+    worker = int(ends.wait("p")[0])
+    assert pool.submit("long", jobs.wait_for, (str(tmp_path / "never"),), ends("long"))
+    while (j := pool.job("long")) is not None and j.state != "running":
+        threading.Event().wait(0.01)  # until the worker has it
+    pool.close(timeout=0.5)
+    result, error = ends.wait("long")
+    assert result is None and error is not None
+    assert pool.jobs() == []
+    with pytest.raises(ProcessLookupError):  # the worker is gone (reaped by its pool)
+        for _ in range(500):
+            os.kill(worker, 0)
+            threading.Event().wait(0.01)
+
+
 def test_review_settings_from_the_environment() -> None:
     from ginrummy.web.review.reviews import ReviewSettings
 

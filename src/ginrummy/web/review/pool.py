@@ -311,9 +311,12 @@ class ReviewPool:
 
     def close(self, timeout: float = 5.0) -> None:
         """Stop: the jobs waiting are cancelled (their ``on_done`` gets the cancellation); the
-        running ones are waited for at most ``timeout`` seconds (a server stopping is not held
-        up by a long review: a worker process left running ends after its job, which nobody
-        stores then)."""
+        running ones are waited for at most ``timeout`` seconds, then their worker processes
+        are killed (their ``on_done`` gets the broken pool: the claim is given up, and the
+        review made again when next asked). A server stopping is not held up by a long review:
+        the interpreter's exit waits for a process pool's workers, and a checked review runs
+        for a minute (a server given SIGTERM during one was killed after 30 s,
+        benchmarks/results/review-load-2026-12-07.md)."""
         with self._lock:
             executor, self._executor = self._executor, None
             self._closed = True
@@ -321,8 +324,15 @@ class ReviewPool:
         for _, _, job_id, _, _, on_done in sorted(waiting):
             self._finish(job_id, on_done, None, CancelledError(), None)
         if executor is not None:
+            # its workers (the executor's own table, which shutdown() empties: there is no
+            # public way to stop a running job)
+            procs = list((getattr(executor, "_processes", None) or {}).values())
             executor.shutdown(wait=False, cancel_futures=True)
-            self.wait_idle(timeout)
+            if not self.wait_idle(timeout):
+                for proc in procs:
+                    with contextlib.suppress(Exception):
+                        proc.kill()
+                self.wait_idle(timeout)
         if self._progress is not None and self._reader is not None:
             self._progress.put(None)
             self._reader.join(timeout=10)
