@@ -207,11 +207,16 @@ test("a decision checked by play-outs says so, and the first look's grade when t
   assert.equal(confirmationText(d, en), "Checked: both moves played on to the end of the hand 32 times, from what could be seen then (the first look said: Blunder).");
   const kept = { ...d, confirmation: { ...d.confirmation, search_grade: "mistake" } };
   assert.equal(confirmationText(kept, en), "Checked: both moves played on to the end of the hand 32 times, from what could be seen then.");
+  // not sure, leaning against the move: an inaccuracy, and why it is not called a blunder
+  const unsure = { grade: "inaccuracy", confirmation: { ...d.confirmation, drop: 0.06, z: 1.4 } };
+  assert.equal(confirmationText(unsure, en), "Checked: both moves played on to the end of the hand 32 times, from what could be seen then; this move did worse, but the results varied too much to say by how much (the first look said: Blunder).");
+  const sureInaccuracy = { grade: "inaccuracy", confirmation: { ...d.confirmation, drop: 0.015, z: 3.1 } };
+  assert.equal(confirmationText(sureInaccuracy, en), "Checked: both moves played on to the end of the hand 32 times, from what could be seen then (the first look said: Blunder).");
   assert.equal(confirmationText({ grade: "mistake", confirmation: null }, en), null);
   assert.equal(confirmationText({ grade: "best" }, en), null);
   for (const l of LANGUAGES) {
     const t = makeT(cat[l]);
-    for (const x of [d, kept]) {
+    for (const x of [d, kept, unsure]) {
       const text = confirmationText(x, t);
       assert.match(text, /32/, l);
       assert.doesNotMatch(text, /\{|\}|undefined|review\./, `${l}: ${text}`);

@@ -289,7 +289,11 @@ export function confirmationText(d, t) {
   const c = d && d.confirmation;
   if (!c) return null;
   if (c.search_grade === d.grade) return t("review.confirmed", { n: c.playouts });
-  return t("review.confirmed_changed", { n: c.playouts, grade: t(`review.grade.${c.search_grade}`) });
+  const grade = t(`review.grade.${c.search_grade}`);
+  // not sure (z below 2, docs/review.md "Checked by play-outs") yet leaning against the move: an
+  // inaccuracy whose drop may look like a blunder's; say why it is not called one
+  if (d.grade === "inaccuracy" && c.z < 2) return t("review.confirmed_unsure", { n: c.playouts, grade });
+  return t("review.confirmed_changed", { n: c.playouts, grade });
 }
 
 /**
