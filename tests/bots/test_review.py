@@ -30,6 +30,7 @@ from ginrummy.bots.review import (
     review_record,
 )
 from ginrummy.bots.review.deal import review_deal
+from ginrummy.bots.review.decision import grade_decision
 from ginrummy.bots.review.notes import notes_for
 from ginrummy.bots.review.position import candidate_moves, policy_weights
 from ginrummy.cards import card_text, parse_cards
@@ -290,6 +291,27 @@ def test_notes_name_the_broken_meld_the_fed_card_and_the_undercut_risk() -> None
     assert risk["k"] == 10 and 0.0 < risk["risk"] < 1.0  # the JH is left
     missed = notes_for(v, Action.parse("discard JH"), Action.parse("knock QD"))
     assert [(n.code, n.params) for n in missed] == [("missed_knock", {"k": 10})]
+    # given the knock's points in the search's worlds, the risk is the share where it is
+    # undercut (the other side scores): what its value comes from
+    worlds = np.array([12, -35, 4, -27, 8, 0, -26, 30], dtype=np.int64)
+    seen = notes_for(v, Action.parse("knock QD"), Action.parse("knock QD"), worlds)
+    assert next(n.params for n in seen if n.code == "undercut_risk") == {"k": 10, "risk": 0.38}
+
+
+def test_a_knocks_undercut_risk_is_the_share_of_its_worlds_undercut() -> None:
+    """The review's note agrees with the knock's value: a knock valued below nothing in the
+    search's worlds is noted with the risk those worlds give, not the hints' estimate."""
+    deck = deck_of("AS 2S 3S 4H 5H 6H 7C 8C 9C KD", "TS JS 2D 4D 6D 8D TD 3C 5C KH", "QD",
+                   "JH")
+    h = state_after(deck, ["take", "discard KD", "draw discard", "discard KH", "draw stock"])
+    v = view_of(h, 1)
+    values = evaluate_position(v, TwoPlayerScore(v.rules, 0, 0), 7, ReviewBudget(48))
+    assert values is not None
+    knock = Action.parse("knock QD")
+    d = grade_decision(v, values, knock, 1, 5)
+    row = values.points[values.index(knock)]
+    risk = next(n.params["risk"] for n in d.notes if n.code == "undercut_risk")
+    assert risk == round(float(np.mean(row < 0)), 2)
 
 
 def test_a_discard_instead_of_gin_is_noted() -> None:

@@ -109,4 +109,5 @@ def grade_decision(view: PlayerView, values: PositionValues, played: Action, num
     return Decision(number, index, view.seat, decision_kind(view), played_mv, best_mv, moves,
                     drop, float(pts[b] - pts[p]), float(z) if np.isfinite(z) else 99.0, grade,
                     accuracy_of(drop) if b != p else 100.0, deadwood,
-                    notes_for(view, played, values.moves[b]), played_hint, best_hint)
+                    notes_for(view, played, values.moves[b], values.points[p]), played_hint,
+                    best_hint)

@@ -501,7 +501,10 @@ class Reviews:
             self.stored.finish(game_id, scope, result)
             log.info("review %s of game %s made", scope, game_id)
             return
-        if isinstance(error, CancelledError):  # the server stops: the next ask starts it
+        if isinstance(error, CancelledError) or self._stop.is_set():
+            # the server stops (a job waiting cancelled, or a running one's worker stopped by
+            # ReviewPool.close): not a failure; the next ask starts it again
+            log.info("review %s of game %s stopped with the server", scope, game_id)
             self.stored.release(game_id, scope, self.owner)
             return
         # the exception's type only: its text may name cards (it goes to the log)
