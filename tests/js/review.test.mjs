@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import {
-  GRADES, GRADE_SYMBOL, accuracyText, actionParts, canTry, confirmationText, decisionFaceUp, decisionSentence, decisionsByPosition,
+  GRADES, GRADE_SYMBOL, accuracyText, actionParts, canTry, confirmationText, decisionFaceUp, decisionSentence, decisionsByPosition, heldUp,
   exercisePath, gradeSymbol, isFlawed, listedDecisions, moveText, nearestDecision, noteText, percent, pollDelay,
   progressShare, replayAt, reviewPage, reviewPath, reviewRatings, seatOrder, seatSummary, signedPercent, signedPoints,
   timelineMarks, tokenFor, triedView, teamOf, teamGroups, finishedDeals,
@@ -200,6 +200,32 @@ test("a move tried: its grade, whether best, whether as played", () => {
   const same = triedView({ played: "discard 9C", tried: mistake });
   assert.deepEqual([same.best, same.asPlayed, same.symbol], [false, true, "?"]);
   assert.equal(triedView(null), null);
+});
+
+test("a checked decision the play-outs found at least as good: the other move is only the first look's choice", () => {
+  const base = { seat: 0, hand: 1, step: 6, kind: "draw", grade: "good", drop: 0, drop_points: 0,
+    played: { action: "draw stock", kind: "draw_stock", card: null, win: 0.49, points: -2.4 },
+    best: { action: "draw discard", kind: "draw_discard", card: "7H", win: 0.48, points: -3.8 },
+    notes: [], best_hint: null, moves: [] };
+  const held = { ...base, confirmation: { playouts: 32, judge: "expert-light", drop: -0.01, drop_points: -1.4, z: -0.8, search_drop: 0.03, search_grade: "mistake" } };
+  assert.equal(heldUp(held), true);
+  assert.equal(canTry(held, 0), false); // nothing to practise
+  const text = decisionSentence(held, en, name(en), { lang: "en", mine: true });
+  assert.match(text, /at least as well as/);
+  assert.doesNotMatch(text, /higher by/);
+  const lost = { ...held, grade: "inaccuracy", confirmation: { ...held.confirmation, drop: 0.012 } };
+  assert.equal(heldUp(lost), false);
+  assert.equal(canTry(lost, 0), true);
+  assert.equal(heldUp(base), false); // not checked
+  assert.equal(heldUp({ ...held, best: held.played }), false); // the same move
+  for (const l of LANGUAGES) {
+    const t = makeT(cat[l]);
+    for (const mine of [true, false]) {
+      const s = decisionSentence(held, t, name(t), { lang: l, mine, who: "X" });
+      assert.doesNotMatch(s, /\{|\}|undefined|review\./, `${l}: ${s}`);
+    }
+    assert.doesNotMatch(t("review.first_choice"), /review\./, l);
+  }
 });
 
 test("a decision checked by play-outs says so, and the first look's grade when they changed it", () => {

@@ -16,7 +16,7 @@ import { makeT, cardName, cardShort, resultHeadline, breakdownLabel, presetName 
 import { orderMeld, sortByRank } from "./cards.js";
 import { $, el, apiRequest, applyLanguage, cardEl, pageLanguage } from "./page.js";
 import { playerName, variantHeadline } from "./variants.js";
-import { canTry, decisionsByPosition, nearestDecision, reviewPage, reviewRatings, timelineMarks, tokenFor } from "./review_model.js";
+import { canTry, decisionsByPosition, heldUp, nearestDecision, reviewPage, reviewRatings, timelineMarks, tokenFor } from "./review_model.js";
 import { fetchCheckedReview, fetchExercise, tryMove } from "./review_fetch.js";
 import { decisionEl, exerciseEl, progressEl } from "./review_view.js";
 import { errorAnswerText } from "./i18n.js";
@@ -120,6 +120,8 @@ function decisionHere() {
 function moveMarks(dec, f) {
   const top = f.discard_pile.length ? f.discard_pile[f.discard_pile.length - 1] : null;
   const at = (m) => (["take", "draw_discard"].includes(m.kind) ? { card: top } : m.kind === "draw_stock" ? { stock: true } : m.kind === "pass" ? { pass: true } : { card: m.card });
+  // the play-outs found the move played at least as good (heldUp): nothing better to ring
+  if (heldUp(dec)) return { best: at(dec.played), played: at(dec.played), same: true };
   return { best: at(dec.best), played: at(dec.played), same: dec.best.action === dec.played.action };
 }
 
@@ -301,7 +303,7 @@ function renderDecision(dec) {
     return;
   }
   $("rv-decision").replaceChildren(decisionEl(dec, reviewContext(), { links: false, onTry: () => openExercise(dec) }),
-    el("p", { class: "rv-legend", text: t(dec.best.action === dec.played.action ? "review.legend_same" : "review.legend") }));
+    el("p", { class: "rv-legend", text: t(dec.best.action === dec.played.action || heldUp(dec) ? "review.legend_same" : "review.legend") }));
 }
 
 function renderReviewWait() {

@@ -25,7 +25,8 @@ export const isFlawed = (grade) => FLAWED.has(grade);
  * where the search found a better move (a flaw, or a "good" one the search rates below the best
  * without being sure of it).
  */
-export const canTry = (d, you) => !!d && d.seat === you && !!d.played && !!d.best && d.played.action !== d.best.action;
+export const canTry = (d, you) => !!d && d.seat === you && !!d.played && !!d.best && d.played.action !== d.best.action
+  && !heldUp(d); // the play-outs found the move played at least as good: nothing to practise
 
 /**
  * The two players' ratings a review's chances were valued with (a two-player game against the
@@ -269,6 +270,7 @@ export function decisionSentence(d, t, name, { lang = "en", mine = true, who = "
   const parts = [];
   const whose = mine ? "you" : "other";
   if (same) parts.push(t(`review.sentence.best.${whose}`, { who, move: played }));
+  else if (heldUp(d)) parts.push(t(`review.sentence.held_up.${whose}`, { who, move: played, best }));
   else {
     parts.push(t(`review.sentence.${d.grade}.${whose}`, { who, move: played, best, drop: signedPercent(d.drop, lang).replace(/^\+/, "") }));
     if (mine && d.best_hint) parts.push(hintText(d.best_hint, whyOnly(t), name, lang));
@@ -278,6 +280,16 @@ export function decisionSentence(d, t, name, { lang = "en", mine = true, who = "
     if (text) parts.push(text);
   }
   return parts.filter(Boolean).join(" ");
+}
+
+/**
+ * Whether the play-outs that checked a decision found the move played at least as good as the
+ * search's best (`d.confirmation.drop` at most 0): then the other move is only the first look's
+ * choice, not a better move, and no drop or hint for it is shown.
+ */
+export function heldUp(d) {
+  return Boolean(d && d.confirmation && typeof d.confirmation.drop === "number" && d.confirmation.drop <= 0
+    && d.played && d.best && d.played.action !== d.best.action);
 }
 
 /**

@@ -10,7 +10,7 @@
 import { cardEl, el } from "./page.js";
 import { sortByRank } from "./cards.js";
 import {
-  GRADES, accuracyText, actionParts, canTry, confirmationText, decisionFaceUp, decisionSentence, gradeSymbol, moveText, percent,
+  GRADES, accuracyText, actionParts, canTry, confirmationText, decisionFaceUp, decisionSentence, gradeSymbol, heldUp, moveText, percent,
   points, progressShare, replayAt, seatOrder, seatSummary, signedPercent, signedPoints, teamGroups, triedView,
 } from "./review_model.js";
 
@@ -136,13 +136,14 @@ export function decisionEl(d, c, opts = {}) {
   const mine = d.seat === c.you;
   const face = decisionFaceUp(d);
   const same = d.played.action === d.best.action;
+  const held = heldUp(d); // the play-outs found the move played at least as good
   const kids = [
     el("p", { class: "rv-dec-head" }, gradeBadge(d.grade, t, { "data-testid": "decision-grade" }),
       el("span", { class: "rv-who", text: ` ${t("review.decision_of", { who: c.nameOf(d.seat), hand: d.hand, step: d.step - 1 })}` })),
     el("dl", { class: "rv-moves" },
       moveLine(t("review.played"), d.played, c, face, "played"),
-      same ? null : moveLine(t("review.best"), d.best, c, face, "best"),
-      same ? null : el("div", { class: "rv-move drop" }, el("dt", { text: t("review.drop") }),
+      same ? null : moveLine(t(held ? "review.first_choice" : "review.best"), d.best, c, face, held ? "first" : "best"),
+      same || held ? null : el("div", { class: "rv-move drop" }, el("dt", { text: t("review.drop") }),
         el("dd", { text: t("review.drop_text", { drop: signedPercent(d.drop, lang).replace(/^\+/, ""), points: points(Math.max(0, d.drop_points), lang) }) }))),
     d.confirmation
       ? el("p", { class: "rv-confirmed", "data-testid": "decision-confirmed", text: confirmationText(d, t) })
