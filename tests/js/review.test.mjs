@@ -120,6 +120,9 @@ test("the token of a game: the game shown, a game in progress, a seat at a table
   assert.equal(tokenFor("b", cur, [{ game_id: "b", token: "tb" }], {}), "tb");
   assert.equal(tokenFor("c", cur, [{ game_id: "b", token: "tb" }], { c: { game_id: "c", token: "tc", seat: 1 } }), "tc");
   assert.equal(tokenFor("d", cur, null, null), null);
+  // a finished game (no longer in progress): its review stays reachable
+  assert.equal(tokenFor("e", cur, [{ game_id: "b", token: "tb" }], {}, [{ game_id: "e", token: "te" }]), "te");
+  assert.equal(tokenFor("e", cur, [], {}, null), null);
   assert.equal(tokenFor(null, cur, [], {}), null);
 });
 

@@ -558,7 +558,8 @@ async function boot() {
   // another game than the one shown: its token if this browser keeps one (a game in progress, a
   // seat at a table of people: the review page links here for those too)
   const other = wanted && (!saved || wanted !== saved.game_id)
-    ? tokenFor(wanted, saved, stored("ginrummy.games", []), stored("ginrummy.tables", {})) : null;
+    ? tokenFor(wanted, saved, stored("ginrummy.games", []), stored("ginrummy.tables", {}),
+      stored("ginrummy.finished", [])) : null;
   if (!other && (!saved || !saved.game_id || !saved.token)) {
     showError("replay.error.no_game");
     return;

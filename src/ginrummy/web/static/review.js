@@ -199,7 +199,8 @@ async function boot() {
   const params = new URLSearchParams(window.location.search);
   const current = stored("ginrummy.current", null);
   S.gameId = params.get("game") || (current && current.game_id) || null;
-  S.token = tokenFor(S.gameId, current, stored("ginrummy.games", []), stored("ginrummy.tables", {}));
+  S.token = tokenFor(S.gameId, current, stored("ginrummy.games", []), stored("ginrummy.tables", {}),
+      stored("ginrummy.finished", []));
   if (!S.gameId || !S.token) { fail("review.error.no_game"); return; }
   const asked = params.get("hand");
   if (asked !== null && !/^[1-9][0-9]{0,5}$/.test(asked)) { fail("replay.error.not_found"); return; }

@@ -129,12 +129,15 @@ export function progressShare(progress) {
 
 /**
  * The token of `gameId` kept in this browser: the game shown (`current`), a game in progress
- * (`games`, [{game_id, token}]) or a seat at a table of people (`tables`, {game_id: {token}}).
+ * (`games`, [{game_id, token}]), a seat at a table of people (`tables`, {game_id: {token}}) or a
+ * finished game (`finished`, like `games`: its review stays reachable after a new game).
  */
-export function tokenFor(gameId, current, games, tables) {
+export function tokenFor(gameId, current, games, tables, finished = []) {
   if (!gameId) return null;
   if (current && current.game_id === gameId && current.token) return current.token;
-  for (const g of Array.isArray(games) ? games : []) if (g && g.game_id === gameId && g.token) return g.token;
+  for (const list of [games, finished]) {
+    for (const g of Array.isArray(list) ? list : []) if (g && g.game_id === gameId && g.token) return g.token;
+  }
   const seat = tables && typeof tables === "object" ? tables[gameId] : null;
   return seat && seat.token ? seat.token : null;
 }

@@ -19,7 +19,7 @@ import { actionFor, cardClick, discardRefusal, dropCard, shiftCard } from "./int
 import { LiveConnection, backoff } from "./live.js";
 import { openJoin, readJoinName, readJoinSeat, seatLabel, showJoinError, showMessages, joining } from "./friends.js";
 import {
-  KEY_CURRENT, KEY_NAME, KEY_NEW, KEY_SETTINGS, storage, remembered, savedGames, keepGame, dropGame, keepSeat, dropSeat, savedSeat,
+  KEY_CURRENT, KEY_NAME, KEY_NEW, KEY_SETTINGS, storage, remembered, savedGames, keepGame, keepFinished, dropGame, keepSeat, dropSeat, savedSeat,
 } from "./storage.js";
 import { announce, reannounce } from "./announce.js";
 import { focusAfterMove, focusPlay } from "./focus.js";
@@ -128,7 +128,7 @@ export function createSession({ store, redraw }) {
     }
     announce(() => announcement(evs, state));
     const game = get().game;
-    if (state.phase === "game-over" && game && game.game_id === state.game_id) dropGame(state.game_id);
+    if (state.phase === "game-over" && game && game.game_id === state.game_id) { keepFinished(game); dropGame(state.game_id); }
     if (state.phase === "hand-over" || state.phase === "game-over") {
       if (state.result && prev && prev.phase !== state.phase) sound(["gin", "big_gin"].includes(state.result.kind) ? "gin" : "knock");
     }
@@ -924,7 +924,7 @@ export function createSession({ store, redraw }) {
       try {
         const r = await api("GET", `/api/games/${saved.game_id}`);
         if (r.ok) {
-          if (r.data.phase === "game-over") dropGame(saved.game_id);
+          if (r.data.phase === "game-over") { keepFinished(saved); dropGame(saved.game_id); }
           else keepGame(saved);
           show(r.data, r.data.seq ?? 0, [{ type: "loading", loading: false }]);
           schedulePoll();

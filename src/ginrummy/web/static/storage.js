@@ -1,7 +1,8 @@
 // What the game page keeps in this browser (localStorage): the game shown (`ginrummy.current`,
 // which the replay page reads too), the settings, the new-game dialog's last choices, the
-// person's display name, the list of games in progress (model.js rememberGame) and the seats this
-// browser holds at tables of people (seats.js rememberSeat). Private browsing without storage:
+// person's display name, the list of games in progress (model.js rememberGame), the finished
+// games' tokens (their reviews and replays) and the seats this browser holds at tables of
+// people (seats.js rememberSeat). Private browsing without storage:
 // nothing is kept, nothing fails.
 
 import { forgetGameEntry, rememberGame } from "./model.js";
@@ -13,6 +14,9 @@ export const KEY_NEW = "ginrummy.newgame";
 export const KEY_GAMES = "ginrummy.games";
 export const KEY_TABLES = "ginrummy.tables";
 export const KEY_NAME = "ginrummy.name";
+export const KEY_FINISHED = "ginrummy.finished";
+/** How many finished games this browser keeps the tokens of (their reviews and replays). */
+export const FINISHED_KEPT = 50;
 
 export const storage = {
   get(key, fallback = null) {
@@ -29,6 +33,17 @@ export const savedGames = () => storage.get(KEY_GAMES, []) || [];
 /** Remember a game of this browser (its seat's token) as one that may be resumed. */
 export function keepGame(game) {
   if (game && game.game_id && game.token) storage.set(KEY_GAMES, rememberGame(savedGames(), game));
+}
+
+/**
+ * Remember a finished game of this browser ({game_id, token}, newest first, the last
+ * FINISHED_KEPT): its review and replay stay reachable after a new game, while the list of
+ * games in progress forgets it.
+ */
+export function keepFinished(game) {
+  if (game && game.game_id && game.token) {
+    storage.set(KEY_FINISHED, rememberGame(storage.get(KEY_FINISHED, []) || [], game, Date.now(), FINISHED_KEPT));
+  }
 }
 
 /** Forget a game (over, resigned, or unknown to the server). */
