@@ -280,6 +280,36 @@ def test_a_decision_checked_by_play_outs_says_so(page: Any, tmp_path: Path,
         server.stop()
 
 
+def test_a_finished_games_review_stays_reachable_after_a_new_game(
+        page: Any, review_server: LiveServer) -> None:
+    """The page that sees a game over keeps its token apart from the games in progress: after
+    a new game is dealt in the same browser, the old game's review still opens."""
+    server = review_server
+    gid, token, state = finished_first_hand(server)
+    for _ in range(2000):  # the rest of the game (target 10), played by the fixed policy
+        if state["phase"] == "game-over":
+            break
+        state = server.api("POST", f"/api/games/{gid}/actions", token,
+                           {"action": _move(state), "seq": state["seq"]})
+    assert state["phase"] == "game-over", state["phase"]
+    page.goto(server.base + "/static/cards.js")
+    page.evaluate("v => localStorage.setItem('ginrummy.current', v)",
+                  json.dumps({"game_id": gid, "token": token}))
+    page.goto(server.base + "/?lang=en")
+    expect(page.get_by_test_id("review-link")).to_be_visible()
+    kept = page.evaluate("() => JSON.parse(localStorage.getItem('ginrummy.finished') || '[]')")
+    assert [(g["game_id"], g["token"]) for g in kept] == [(gid, token)], kept
+    # a new game in this browser: the old one is neither shown nor in progress
+    new = server.api("POST", "/api/games", body={"level": "easy"})
+    page.evaluate("v => localStorage.setItem('ginrummy.current', v)",
+                  json.dumps({"game_id": new["game_id"], "token": new["token"]}))
+    games = page.evaluate("() => JSON.parse(localStorage.getItem('ginrummy.games') || '[]')")
+    assert gid not in [g["game_id"] for g in games], games
+    page.goto(server.base + f"/review?game={gid}&lang=en")
+    expect(page.get_by_test_id("review-summary")).to_be_visible(timeout=MADE_MS)
+    expect(page.get_by_test_id("review-error")).to_be_hidden()
+
+
 def test_the_review_page_says_why_not_yet(page: Any, review_server: LiveServer) -> None:
     """A game whose first hand is in play: nothing to review yet, in words."""
     created = review_server.api("POST", "/api/games", body={"level": "easy"})
