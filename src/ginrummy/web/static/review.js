@@ -75,6 +75,10 @@ function drawScope() {
   const opts = [];
   if (S.gameOver) opts.push(el("option", { value: "game", text: t("review.whole_game") }));
   for (const n of S.finished) opts.push(el("option", { value: String(n), text: dealLabel(n) }));
+  // a hand asked for that is not finished (in play, or no such hand): named, not a blank menu
+  if (S.scope !== null && !S.finished.includes(S.scope)) {
+    opts.push(el("option", { value: String(S.scope), text: dealLabel(S.scope), disabled: true }));
+  }
   sel.replaceChildren(...opts);
   sel.value = S.scope === null ? "game" : String(S.scope);
   $("rv-pick").hidden = !opts.length;
