@@ -570,7 +570,7 @@ async function boot() {
   }
   S.game = other ? { game_id: wanted, token: other } : saved;
   S.table = await tableState(S.game);
-  const asked = params.get("hand");
+  const asked = params.get("hand") || null;  // "hand=" (empty): as if not asked
   if (asked !== null && !/^[1-9][0-9]{0,5}$/.test(asked)) {
     showError("replay.error.not_found");
     return;

@@ -206,7 +206,7 @@ async function boot() {
   S.token = tokenFor(S.gameId, current, stored("ginrummy.games", []), stored("ginrummy.tables", {}),
       stored("ginrummy.finished", []));
   if (!S.gameId || !S.token) { fail("review.error.no_game"); return; }
-  const asked = params.get("hand");
+  const asked = params.get("hand") || null;  // "hand=" (empty): as if not asked
   if (asked !== null && !/^[1-9][0-9]{0,5}$/.test(asked)) { fail("replay.error.not_found"); return; }
   let st;
   try {
