@@ -123,11 +123,14 @@ def test_closing_cancels_the_jobs_waiting() -> None:
         return "held"
 
     assert pool.submit("run", held, (), ends("run"))
-    assert pool.submit("wait", jobs.count_to, (1,), ends("wait"))
+    assert pool.submit("wait", jobs.count_to, (1,), ends("wait"), priority=1)
+    assert pool.submit("first", jobs.count_to, (1,), ends("first"), priority=0)
     closer = threading.Thread(target=pool.close)
     closer.start()
-    result, error = ends.wait("wait")
-    assert result is None and error is not None  # cancelled
+    for name in ("wait", "first"):  # every priority
+        result, error = ends.wait(name)
+        assert result is None and error is not None  # cancelled, never run
+    assert not pool.submit("late", jobs.count_to, (1,), ends("late"))  # closed
     hold.set()
     closer.join(60)
     assert ends.wait("run") == ("held", None)
@@ -168,29 +171,6 @@ def test_a_free_worker_takes_the_lowest_priority_first(tmp_path: Path, processes
     finally:
         gate.touch()
         pool.close()
-
-
-def test_closing_cancels_the_jobs_of_every_priority_waiting() -> None:
-    pool = ReviewPool(1, 3, processes=False)
-    ends = Ends()
-    hold = threading.Event()
-
-    def held(report: Any) -> str:
-        assert hold.wait(60)
-        return "held"
-
-    assert pool.submit("run", held, (), ends("run"))
-    assert pool.submit("low", jobs.count_to, (1,), ends("low"), priority=1)
-    assert pool.submit("high", jobs.count_to, (1,), ends("high"), priority=0)
-    closer = threading.Thread(target=pool.close)
-    closer.start()
-    for name in ("low", "high"):
-        result, error = ends.wait(name)
-        assert result is None and error is not None  # cancelled, never run
-    assert not pool.submit("late", jobs.count_to, (1,), ends("late"))  # closed
-    hold.set()
-    closer.join(60)
-    assert ends.wait("run") == ("held", None)
 
 
 def test_closing_does_not_wait_for_a_long_job_in_a_worker_process(tmp_path: Path) -> None:
