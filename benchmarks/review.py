@@ -715,6 +715,7 @@ def _search_only(g: dict[str, Any]) -> dict[str, Any]:
                 raise SystemExit(f"game {g['game']} seat {s['seat']}: accuracy {s['accuracy']} "
                                  f"is not the mean of its decisions' ({mine})")
             s["accuracy"] = statistics.mean(per_seat[s["seat"]])
+            s["checked_accuracy"] = mine  # unrounded, as the search's
         seats.append(s)
     return {**g, "decisions": decisions, "seats": seats}
 
@@ -788,17 +789,11 @@ def _check_effect(lines: list[dict[str, Any]]) -> None:
     both: dict[str, list[tuple[float, float]]] = {}
     moved: dict[str, dict[tuple[str, str], int]] = {}
     for g in lines:
-        s_only = _search_only(g)
-        before = {s["seat"]: s["accuracy"] for s in s_only["seats"]}
-        after: dict[int, list[float]] = {}
-        for d in g["decisions"]:  # unrounded, as the search's are
-            after.setdefault(d[0], []).append(100.0 if d[8] == "best" else accuracy_of(d[6]))
-        for s in g["seats"]:
+        for s in _search_only(g)["seats"]:
             if s["accuracy"] is None:
                 continue
             level = g["levels"][s["seat"]]
-            both.setdefault(level, []).append((before[s["seat"]],
-                                               statistics.mean(after[s["seat"]])))
+            both.setdefault(level, []).append((s["accuracy"], s["checked_accuracy"]))
         for d in g["decisions"]:
             if isinstance(d[-1], dict) and "search" in d[-1]:
                 key = (d[-1]["search"][1], d[8])
